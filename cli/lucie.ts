@@ -1,0 +1,64 @@
+// The `lucie` command: `lucie verify FILE...` and `lucie deal --seed S [--variant V]` (spec/record.md).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { dealLayout, makeRecord, parseVariant, recordOf, verifyRecord, type VerifyOutcome } from '../shared/index.js';
+
+const USAGE = `usage:
+  lucie verify FILE... (or - for standard input)   check lucie-record/1 files, one JSON line each
+  lucie deal --seed S [--variant V]                 print the record of a new deal`;
+
+function fail(message: string): never {
+  process.stderr.write(`lucie: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function verify(files: string[]): number {
+  if (files.length === 0) fail('verify needs at least one file');
+  const lines: string[] = [];
+  let allLegal = true;
+  for (const file of files) {
+    let outcome: VerifyOutcome;
+    try {
+      outcome = verifyRecord(readFileSync(file === '-' ? 0 : file, 'utf8'));
+    } catch (error) {
+      outcome = { ok: false, index: null, reason: `cannot read ${file}: ${(error as Error).message}` };
+    }
+    allLegal &&= outcome.ok;
+    lines.push(JSON.stringify(outcome));
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+  return allLegal ? 0 : 1;
+}
+
+function deal(args: string[]): number {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: { seed: { type: 'string' }, variant: { type: 'string', default: 'strict' } } }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.seed === undefined) fail('deal needs --seed S');
+  const variant = parseVariant(values.variant);
+  if (!variant.ok) fail(variant.error);
+  const layout = dealLayout(values.seed, variant.value);
+  const record = recordOf(variant.value, [layout], [], { seed: values.seed });
+  process.stdout.write(JSON.stringify(makeRecord(record), null, 2) + '\n');
+  return 0;
+}
+
+const [command, ...rest] = process.argv.slice(2);
+switch (command) {
+  case 'verify':
+    process.exitCode = verify(rest);
+    break;
+  case 'deal':
+    process.exitCode = deal(rest);
+    break;
+  case undefined:
+  case '--help':
+  case 'help':
+    process.stdout.write(USAGE + '\n');
+    break;
+  default:
+    fail(`unknown command "${command}"`);
+}

@@ -1,0 +1,74 @@
+import { CARD_COUNT, makeCard, parseCard, type Card } from './card.js';
+import { err, ok, type Result } from './result.js';
+import { FAN_SIZE } from './variant.js';
+
+/** Fans in order (fan 1 first), each listed bottom card first, top (playable) card last. */
+export type Layout = readonly (readonly Card[])[];
+
+/** Deals cards into fans of 3, bottom to top; the remainder forms a last, shorter fan. */
+export function dealFans(cards: readonly Card[]): Card[][] {
+  const fans: Card[][] = [];
+  for (let i = 0; i < cards.length; i += FAN_SIZE) fans.push(cards.slice(i, i + FAN_SIZE));
+  return fans;
+}
+
+/** Reads one fan written as cards separated by single spaces, e.g. `QD 2S 8C`. */
+export function parseFan(text: string): Result<Card[]> {
+  if (text === '') return err('a fan is empty');
+  const cards: Card[] = [];
+  for (const word of text.split(' ')) {
+    if (word === '') return err(`"${text}": cards must be separated by single spaces`);
+    const card = parseCard(word);
+    if (!card.ok) return card;
+    cards.push(card.value);
+  }
+  return ok(cards);
+}
+
+export const makeFan = (fan: readonly Card[]): string => fan.map(makeCard).join(' ');
+
+export function parseLayout(fans: readonly string[]): Result<Layout> {
+  const layout: Card[][] = [];
+  for (const [i, text] of fans.entries()) {
+    const fan = parseFan(text);
+    if (!fan.ok) return err(`fan ${i + 1}: ${fan.error}`);
+    layout.push(fan.value);
+  }
+  return ok(layout);
+}
+
+export const makeLayout = (layout: Layout): string[] => layout.map(makeFan);
+
+/**
+ * Checks that a dealt layout holds exactly `expected` (each once) in fans of 3 with one shorter
+ * remainder fan last. Returns the reason it does not, or undefined.
+ */
+export function layoutProblem(layout: Layout, expected: readonly Card[]): string | undefined {
+  const count = new Uint8Array(CARD_COUNT);
+  for (const card of expected) count[card] = 1;
+  const seen = new Uint8Array(CARD_COUNT);
+  let total = 0;
+  for (const fan of layout) {
+    for (const card of fan) {
+      if (seen[card]) return `${makeCard(card)} appears twice`;
+      if (!count[card]) return `${makeCard(card)} should not be in this layout`;
+      seen[card] = 1;
+      total++;
+    }
+  }
+  if (total !== expected.length) {
+    const missing = expected.filter((card) => !seen[card]).map(makeCard);
+    return `missing ${missing.join(' ')}`;
+  }
+  const fans = Math.ceil(expected.length / FAN_SIZE);
+  if (layout.length !== fans) {
+    return `${expected.length} cards make ${fans} fans of ${FAN_SIZE} (the last may be shorter), not ${layout.length}`;
+  }
+  for (const [i, fan] of layout.entries()) {
+    const size = Math.min(FAN_SIZE, expected.length - i * FAN_SIZE);
+    if (fan.length !== size) {
+      return `fan ${i + 1} has ${fan.length} cards, should have ${size} (fans of ${FAN_SIZE}, only the last shorter)`;
+    }
+  }
+  return undefined;
+}

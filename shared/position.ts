@@ -1,0 +1,365 @@
+import { makeAction, type Action } from './action.js';
+import { KING, cardOf, makeCard, rankOf, suitName, suitOf, type Card } from './card.js';
+import { startingCards } from './deal.js';
+import { layoutProblem, type Layout } from './layout.js';
+import { err, ok, type Result } from './result.js';
+import { VARIANTS, type BuildRule, type Rules, type VariantId } from './variant.js';
+
+export interface Status {
+  /** Cards on the foundations, 0-52. */
+  readonly foundations: number;
+  readonly won: boolean;
+  /** Won, or no legal action left (no move, no redeal, no merci). */
+  readonly over: boolean;
+  readonly redealsUsed: number;
+  readonly redealsLeft: number;
+  readonly merciUsed: boolean;
+}
+
+const BUILD_TEXT: { readonly [rule in BuildRule]: string } = {
+  'same-suit-down': 'a card goes only on the next higher card of its own suit',
+  'any-suit-down': 'a card goes only on a card one rank higher',
+  'same-suit-up-or-down': 'a card goes only on a card of its own suit one rank higher or lower',
+};
+
+function builds(rule: BuildRule, card: Card, target: Card): boolean {
+  switch (rule) {
+    case 'same-suit-down':
+      return target === card + 1 && rankOf(card) !== KING;
+    case 'any-suit-down':
+      return rankOf(target) === rankOf(card) + 1;
+    case 'same-suit-up-or-down':
+      return suitOf(card) === suitOf(target) && Math.abs(rankOf(target) - rankOf(card)) === 1;
+  }
+}
+
+/**
+ * A position of La Belle Lucie. Like a chess position in chessops it is a mutable value with
+ * `clone`; `play` trusts its action, so validate first (or use the pure `applyAction`).
+ */
+export class Position {
+  private constructor(
+    readonly rules: Rules,
+    /** Fans bottom card first; an emptied fan stays in place so numbers never shift. */
+    readonly fans: Card[][],
+    /** Cards on each suit's foundation (0-13), in suit order C D H S. */
+    readonly foundations: number[],
+    /** Reserve cells (fan-reserve only): a card, or null when empty. */
+    readonly cells: (Card | null)[],
+    private redeals: number,
+    private merci: boolean,
+  ) {}
+
+  /** The starting position of a variant from its first layout, checked card by card. */
+  static start(variant: VariantId, layout: Layout): Result<Position> {
+    const rules = VARIANTS[variant];
+    const problem = layoutProblem(layout, startingCards(variant));
+    if (problem) return err(`the first layout is wrong: ${problem}`);
+    const foundation = rules.acesStart ? 1 : 0;
+    return ok(
+      new Position(
+        rules,
+        layout.map((fan) => [...fan]),
+        [foundation, foundation, foundation, foundation],
+        Array<Card | null>(rules.cells).fill(null),
+        0,
+        false,
+      ),
+    );
+  }
+
+  get variant(): VariantId {
+    return this.rules.id;
+  }
+  get redealsUsed(): number {
+    return this.redeals;
+  }
+  get merciUsed(): boolean {
+    return this.merci;
+  }
+
+  clone(): Position {
+    return new Position(
+      this.rules,
+      this.fans.map((fan) => fan.slice()),
+      this.foundations.slice(),
+      this.cells.slice(),
+      this.redeals,
+      this.merci,
+    );
+  }
+
+  foundationCount(): number {
+    return this.foundations[0]! + this.foundations[1]! + this.foundations[2]! + this.foundations[3]!;
+  }
+
+  isWon(): boolean {
+    return this.foundationCount() === 52;
+  }
+
+  /** Cards not on the foundations (fans and cells), in canonical order: what a redeal gathers. */
+  gatheredCards(): Card[] {
+    const cards: Card[] = [];
+    for (const fan of this.fans) cards.push(...fan);
+    for (const card of this.cells) if (card !== null) cards.push(card);
+    return cards.sort((a, b) => a - b);
+  }
+
+  topCard(fan: number): Card | undefined {
+    const cards = this.fans[fan];
+    return cards === undefined ? undefined : cards[cards.length - 1];
+  }
+
+  canRedeal(): boolean {
+    return this.redeals < this.rules.redeals && !this.isWon();
+  }
+
+  /** Why `action` is illegal here, or undefined when it is legal. A redeal is checked against `nextLayout` when given. */
+  problem(action: Action, nextLayout?: Layout): string | undefined {
+    switch (action.type) {
+      case 'fan-to-foundation': {
+        const source = this.sourceProblem(action.from);
+        return source ?? this.foundationProblem(this.topCard(action.from)!);
+      }
+      case 'fan-to-fan': {
+        const source = this.sourceProblem(action.from);
+        if (source) return source;
+        if (action.from === action.to) return 'a card cannot move onto its own fan';
+        return this.buildProblem(this.topCard(action.from)!, action.to, action.from);
+      }
+      case 'fan-to-cell': {
+        const cell = this.cellProblem(action.cell, false);
+        return cell ?? this.sourceProblem(action.from);
+      }
+      case 'cell-to-fan':
+        return this.cellProblem(action.cell, true) ?? this.buildProblem(this.cells[action.cell]!, action.to, null);
+      case 'cell-to-foundation':
+        return this.cellProblem(action.cell, true) ?? this.foundationProblem(this.cells[action.cell]!);
+      case 'redeal':
+        return this.redealProblem(nextLayout);
+      case 'merci':
+        return this.merciProblem(action);
+    }
+  }
+
+  validate(action: Action, nextLayout?: Layout): Result<Action> {
+    const problem = this.problem(action, nextLayout);
+    return problem === undefined ? ok(action) : err(problem);
+  }
+
+  /** Plays a legal action in place. A redeal needs the next layout. */
+  play(action: Action, nextLayout?: Layout): void {
+    switch (action.type) {
+      case 'fan-to-foundation':
+        this.toFoundation(this.fans[action.from]!.pop()!);
+        break;
+      case 'fan-to-fan':
+        this.fans[action.to]!.push(this.fans[action.from]!.pop()!);
+        break;
+      case 'fan-to-cell':
+        this.cells[action.cell] = this.fans[action.from]!.pop()!;
+        break;
+      case 'cell-to-fan':
+        this.fans[action.to]!.push(this.cells[action.cell]!);
+        this.cells[action.cell] = null;
+        break;
+      case 'cell-to-foundation':
+        this.toFoundation(this.cells[action.cell]!);
+        this.cells[action.cell] = null;
+        break;
+      case 'redeal':
+        if (!nextLayout) throw new Error('a redeal needs the next layout');
+        this.fans.splice(0, this.fans.length, ...nextLayout.map((fan) => [...fan]));
+        this.cells.fill(null);
+        this.redeals++;
+        break;
+      case 'merci': {
+        const fan = this.fans.find((cards) => cards.includes(action.card))!;
+        fan.splice(fan.indexOf(action.card), 1);
+        if (action.to === null) this.toFoundation(action.card);
+        else this.fans[action.to]!.push(action.card);
+        this.merci = true;
+        break;
+      }
+    }
+  }
+
+  /** Every legal action, in a stable order: fan moves by fan, then cells, redeal, merci. */
+  legalActions(): Action[] {
+    const actions = this.ordinaryActions(false);
+    if (this.canRedeal()) actions.push({ type: 'redeal' });
+    if (actions.length === 0 && this.merciAvailable()) actions.push(...this.merciActions());
+    return actions;
+  }
+
+  hasLegalAction(): boolean {
+    return this.ordinaryActions(true).length > 0 || this.canRedeal() || (this.merciAvailable() && this.merciActions().length > 0);
+  }
+
+  status(): Status {
+    const foundations = this.foundationCount();
+    return {
+      foundations,
+      won: foundations === 52,
+      over: foundations === 52 || !this.hasLegalAction(),
+      redealsUsed: this.redeals,
+      redealsLeft: this.rules.redeals - this.redeals,
+      merciUsed: this.merci,
+    };
+  }
+
+  private toFoundation(card: Card): void {
+    this.foundations[suitOf(card)]!++;
+  }
+
+  private fanExists(fan: number): string | undefined {
+    return fan >= 0 && fan < this.fans.length && Number.isInteger(fan)
+      ? undefined
+      : `there is no fan ${fan + 1} (this layout has fans 1-${this.fans.length})`;
+  }
+
+  private sourceProblem(fan: number): string | undefined {
+    return this.fanExists(fan) ?? (this.fans[fan]!.length === 0 ? `fan ${fan + 1} is empty` : undefined);
+  }
+
+  private foundationProblem(card: Card): string | undefined {
+    const suit = suitOf(card);
+    const height = this.foundations[suit]!;
+    if (this.fitsFoundation(card)) return undefined;
+    return height === 0
+      ? `${makeCard(card)} cannot go to the foundation: the ${suitName(suit)} foundation starts with ${makeCard(cardOf(suit, 0))}`
+      : `${makeCard(card)} cannot go to the foundation: the ${suitName(suit)} foundation needs ${makeCard(cardOf(suit, height))} next`;
+  }
+
+  private fitsFoundation(card: Card): boolean {
+    return this.foundations[suitOf(card)] === rankOf(card);
+  }
+
+  /** Whether `card` may go on the existing fan `to`; `from` is its own fan, or null from a cell. */
+  private canBuild(card: Card, to: number, from: number | null): boolean {
+    const target = this.fans[to]!;
+    if (target.length === 0) {
+      return this.rules.kingsInSpaces && rankOf(card) === KING && (from === null || this.fans[from]!.length > 1);
+    }
+    if (this.rules.maxFanSize !== null && target.length >= this.rules.maxFanSize) return false;
+    return builds(this.rules.build, card, target[target.length - 1]!);
+  }
+
+  private buildProblem(card: Card, to: number, from: number | null): string | undefined {
+    const missing = this.fanExists(to);
+    if (missing) return missing;
+    if (this.canBuild(card, to, from)) return undefined;
+    const target = this.fans[to]!;
+    if (target.length === 0) {
+      if (!this.rules.kingsInSpaces) return `fan ${to + 1} is empty, and an empty fan stays empty for the rest of the deal`;
+      if (rankOf(card) !== KING) return `only a King may go to the empty fan ${to + 1}, not ${makeCard(card)}`;
+      return `${makeCard(card)} is alone in its fan: moving it to another empty fan changes nothing`;
+    }
+    const top = makeCard(target[target.length - 1]!);
+    if (this.rules.maxFanSize !== null && target.length >= this.rules.maxFanSize) {
+      return `${makeCard(card)} cannot go on ${top}: fan ${to + 1} already holds ${target.length} cards, the most a fan may hold in ${this.rules.id}`;
+    }
+    return `${makeCard(card)} cannot go on ${top}: ${BUILD_TEXT[this.rules.build]}`;
+  }
+
+  private cellProblem(cell: number, mustHoldCard: boolean): string | undefined {
+    if (this.rules.cells === 0) return `reserve cells exist only in the fan-reserve variant, not in ${this.rules.id}`;
+    const card = this.cells[cell];
+    if (card === undefined) return `there is no cell ${cell + 1}`;
+    if (mustHoldCard && card === null) return `cell ${cell + 1} is empty`;
+    if (!mustHoldCard && card !== null) return `cell ${cell + 1} already holds ${makeCard(card)}`;
+    return undefined;
+  }
+
+  private redealProblem(nextLayout: Layout | undefined): string | undefined {
+    if (this.rules.redeals === 0) return `the ${this.rules.id} variant has no redeal`;
+    if (this.redeals >= this.rules.redeals) return `no redeal left: all ${this.rules.redeals} have been used`;
+    if (this.isWon()) return 'the game is won: there is nothing to redeal';
+    if (nextLayout === undefined) return undefined;
+    const problem = layoutProblem(nextLayout, this.gatheredCards());
+    return problem && `the layout of redeal ${this.redeals + 1} is wrong: ${problem}`;
+  }
+
+  private merciAvailable(): boolean {
+    return this.rules.merci && !this.merci && this.redeals === this.rules.redeals && !this.isWon();
+  }
+
+  private merciProblem(action: Extract<Action, { type: 'merci' }>): string | undefined {
+    if (!this.rules.merci) return `the merci exists only in the merci variant, not in ${this.rules.id}`;
+    if (this.merci) return 'the merci has already been used';
+    const left = this.rules.redeals - this.redeals;
+    if (left > 0) return `the merci comes only in the last deal (${left} redeal${left > 1 ? 's' : ''} left)`;
+    const other = this.ordinaryActions(true)[0];
+    if (other) return `the merci is only for when no other move is legal (${makeAction(other)} is)`;
+    const card = makeCard(action.card);
+    const fan = this.fans.findIndex((cards) => cards.includes(action.card));
+    if (fan < 0) return `${card} is not in the fans`;
+    if (this.topCard(fan) === action.card) return `${card} is the top card of fan ${fan + 1}, not a buried card`;
+    if (action.to === null) return this.foundationProblem(action.card);
+    return this.fanExists(action.to) ?? (this.fans[action.to]!.length === 0 ? `fan ${action.to + 1} is empty` : undefined);
+  }
+
+  /** Fan and cell moves (no redeal, no merci); with `first`, stops at the first one found. */
+  private ordinaryActions(first: boolean): Action[] {
+    const actions: Action[] = [];
+    const { fans, cells } = this;
+    const emptyCell = cells.indexOf(null);
+    for (let from = 0; from < fans.length; from++) {
+      const card = this.topCard(from);
+      if (card === undefined) continue;
+      if (this.fitsFoundation(card)) {
+        actions.push({ type: 'fan-to-foundation', from });
+        if (first) return actions;
+      }
+      for (let to = 0; to < fans.length; to++) {
+        if (to !== from && this.canBuild(card, to, from)) {
+          actions.push({ type: 'fan-to-fan', from, to });
+          if (first) return actions;
+        }
+      }
+      for (let cell = emptyCell; cell >= 0 && cell < cells.length; cell++) {
+        if (cells[cell] !== null) continue;
+        actions.push({ type: 'fan-to-cell', from, cell });
+        if (first) return actions;
+      }
+    }
+    for (let cell = 0; cell < cells.length; cell++) {
+      const card = cells[cell];
+      if (card === null || card === undefined) continue;
+      if (this.fitsFoundation(card)) {
+        actions.push({ type: 'cell-to-foundation', cell });
+        if (first) return actions;
+      }
+      for (let to = 0; to < fans.length; to++) {
+        if (this.canBuild(card, to, null)) {
+          actions.push({ type: 'cell-to-fan', cell, to });
+          if (first) return actions;
+        }
+      }
+    }
+    return actions;
+  }
+
+  private merciActions(): Action[] {
+    const actions: Action[] = [];
+    for (const fan of this.fans) {
+      for (const card of fan.slice(0, -1)) {
+        if (this.fitsFoundation(card)) actions.push({ type: 'merci', card, to: null });
+        this.fans.forEach((target, to) => {
+          if (target.length > 0) actions.push({ type: 'merci', card, to });
+        });
+      }
+    }
+    return actions;
+  }
+}
+
+/** The pure form of `play`: a new position, or the reason the action is illegal. */
+export function applyAction(position: Position, action: Action, nextLayout?: Layout): Result<Position> {
+  const problem = position.problem(action, nextLayout);
+  if (problem !== undefined) return err(problem);
+  if (action.type === 'redeal' && nextLayout === undefined) return err('a redeal needs the next layout');
+  const next = position.clone();
+  next.play(action, nextLayout);
+  return ok(next);
+}

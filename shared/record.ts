@@ -1,0 +1,159 @@
+import { makeAction, parseAction, type Action } from './action.js';
+import { parseLayout, makeLayout, type Layout } from './layout.js';
+import { Position, type Status } from './position.js';
+import { err, ok, type Result } from './result.js';
+import { parseVariant, type VariantId } from './variant.js';
+
+export const RECORD_FORMAT = 'lucie-record/1';
+
+/**
+ * A whole game: the variant, every dealt layout, and the actions in order. Actions stay as
+ * written: a record may hold an illegal or unreadable action, which only replaying can judge.
+ */
+export interface GameRecord {
+  readonly variant: VariantId;
+  readonly seed?: string;
+  readonly deals: readonly Layout[];
+  readonly actions: readonly string[];
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/** The JSON form of a record, fields in the order of the spec. */
+export interface RecordJson {
+  format: typeof RECORD_FORMAT;
+  variant: VariantId;
+  seed?: string;
+  deals: string[][];
+  actions: string[];
+  meta?: Record<string, unknown>;
+}
+
+const FIELDS = ['format', 'variant', 'seed', 'deals', 'actions', 'meta'] as const;
+const REQUIRED = ['format', 'variant', 'deals', 'actions'] as const;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Reads a record (JSON text or an already parsed value) and checks its shape: known fields,
+ * field types, format, variant, every card in every layout. Layout contents are judged when
+ * the record is replayed.
+ */
+export function parseRecord(input: unknown): Result<GameRecord> {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      return err(`not JSON: ${(error as Error).message}`);
+    }
+  }
+  if (!isObject(value)) return err('a record must be a JSON object');
+  for (const key of Object.keys(value)) {
+    if (!(FIELDS as readonly string[]).includes(key)) return err(`unknown field "${key}" (fields: ${FIELDS.join(', ')})`);
+  }
+  for (const key of REQUIRED) if (!(key in value)) return err(`missing field "${key}"`);
+  const { format, variant, seed, deals, actions, meta } = value;
+  if (typeof format !== 'string') return err('"format" must be a string');
+  if (typeof variant !== 'string') return err('"variant" must be a string');
+  if (seed !== undefined && typeof seed !== 'string') return err('"seed" must be a string');
+  if (!Array.isArray(deals) || deals.length === 0) return err('"deals" must be a non-empty array of layouts');
+  for (const [k, deal] of deals.entries()) {
+    if (!Array.isArray(deal) || !deal.every((fan) => typeof fan === 'string')) {
+      return err(`deals[${k}] must be an array of fan strings`);
+    }
+  }
+  if (!Array.isArray(actions) || !actions.every((action) => typeof action === 'string')) {
+    return err('"actions" must be an array of strings');
+  }
+  if (meta !== undefined && !isObject(meta)) return err('"meta" must be an object');
+  if (format !== RECORD_FORMAT) return err(`unsupported format "${format}" (expected "${RECORD_FORMAT}")`);
+  const variantId = parseVariant(variant);
+  if (!variantId.ok) return variantId;
+  const layouts: Layout[] = [];
+  for (const [k, deal] of (deals as string[][]).entries()) {
+    const layout = parseLayout(deal);
+    if (!layout.ok) return err(`deals[${k}] ${layout.error}`);
+    layouts.push(layout.value);
+  }
+  return ok({
+    variant: variantId.value,
+    ...(seed === undefined ? {} : { seed }),
+    deals: layouts,
+    actions: actions as string[],
+    ...(meta === undefined ? {} : { meta }),
+  });
+}
+
+export function makeRecord(record: GameRecord): RecordJson {
+  return {
+    format: RECORD_FORMAT,
+    variant: record.variant,
+    ...(record.seed === undefined ? {} : { seed: record.seed }),
+    deals: record.deals.map(makeLayout),
+    actions: [...record.actions],
+    ...(record.meta === undefined ? {} : { meta: { ...record.meta } }),
+  };
+}
+
+/** Where a replay stopped: the index of the first illegal action (null when the record itself is malformed). */
+export interface ReplayFailure {
+  readonly index: number | null;
+  readonly action?: string;
+  readonly reason: string;
+}
+
+/**
+ * Replays a record from its first layout, calling `visit` after each action with the position
+ * (a live position: clone it to keep it). Returns the final position or the first failure.
+ */
+export function replayRecord(
+  record: GameRecord,
+  visit?: (position: Position, index: number, action: Action) => void,
+): Result<Position, ReplayFailure> {
+  const start = Position.start(record.variant, record.deals[0]!);
+  if (!start.ok) return err({ index: null, reason: `deals[0]: ${start.error}` });
+  const position = start.value;
+  for (const [index, text] of record.actions.entries()) {
+    const parsed = parseAction(text);
+    if (!parsed.ok) return err({ index, action: text, reason: parsed.error });
+    const action = parsed.value;
+    let nextLayout: Layout | undefined;
+    if (action.type === 'redeal') {
+      nextLayout = record.deals[position.redealsUsed + 1];
+      if (nextLayout === undefined && position.problem(action) === undefined) {
+        return err({ index, action: text, reason: `redeal ${position.redealsUsed + 1} has no layout: deals[${position.redealsUsed + 1}] is missing` });
+      }
+    }
+    const problem = position.problem(action, nextLayout);
+    if (problem !== undefined) return err({ index, action: text, reason: problem });
+    position.play(action, nextLayout);
+    visit?.(position, index, action);
+  }
+  if (record.deals.length > position.redealsUsed + 1) {
+    return err({ index: null, reason: `deals[${position.redealsUsed + 1}] is never reached: only ${position.redealsUsed} redeal(s) were made` });
+  }
+  return ok(position);
+}
+
+export type VerifyOutcome =
+  | ({ readonly ok: true } & Pick<Status, 'foundations' | 'won' | 'over' | 'redealsUsed'>)
+  | ({ readonly ok: false } & ReplayFailure);
+
+/** The `lucie verify` contract for one record (see spec/record.md). */
+export function verifyRecord(input: unknown): VerifyOutcome {
+  const record = parseRecord(input);
+  if (!record.ok) return { ok: false, index: null, reason: record.error };
+  const replay = replayRecord(record.value);
+  if (!replay.ok) return { ok: false, ...replay.error };
+  const { foundations, won, over, redealsUsed } = replay.value.status();
+  return { ok: true, foundations, won, over, redealsUsed };
+}
+
+/** Builds the record of a game played from a seed (used by `lucie deal`, the server and tests). */
+export const recordOf = (
+  variant: VariantId,
+  deals: readonly Layout[],
+  actions: readonly Action[],
+  extra: Pick<GameRecord, 'seed' | 'meta'> = {},
+): GameRecord => ({ variant, ...extra, deals, actions: actions.map(makeAction) });
