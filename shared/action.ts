@@ -23,41 +23,63 @@ export type Action =
   /** `to` is a fan, or null for the foundation. */
   | { readonly type: 'merci'; readonly card: Card; readonly to: number | null };
 
-const FAN = '([1-9][0-9]*)';
-const CELL = 'C([1-4])';
-const GRAMMAR: readonly [RegExp, (m: RegExpExecArray) => Action | undefined][] = [
-  [new RegExp(`^${FAN}>F$`), (m) => ({ type: 'fan-to-foundation', from: fan(m[1]) })],
-  [new RegExp(`^${FAN}>${FAN}$`), (m) => ({ type: 'fan-to-fan', from: fan(m[1]), to: fan(m[2]) })],
-  [new RegExp(`^${FAN}>${CELL}$`), (m) => ({ type: 'fan-to-cell', from: fan(m[1]), cell: fan(m[2]) })],
-  [new RegExp(`^${CELL}>${FAN}$`), (m) => ({ type: 'cell-to-fan', cell: fan(m[1]), to: fan(m[2]) })],
-  [new RegExp(`^${CELL}>F$`), (m) => ({ type: 'cell-to-foundation', cell: fan(m[1]) })],
-  [/^R$/, () => ({ type: 'redeal' })],
-  [
-    new RegExp(`^M (\\S+)>(?:F|${FAN})$`),
-    (m) => {
-      const card = parseCard(m[1]!);
-      return card.ok ? { type: 'merci', card: card.value, to: m[2] === undefined ? null : fan(m[2]) } : undefined;
-    },
-  ],
-];
+const REDEAL: Action = { type: 'redeal' };
 
-/** A 1-based number from the notation as a 0-based index. */
-const fan = (digits: string | undefined): number => Number(digits) - 1;
+/** Where a move starts or ends: a fan index (0 and up), the foundation, or cell n as CELL - n. */
+const FOUNDATION = -1;
+const CELL = -2;
+const cellIndex = (place: number): number => CELL - place;
+
+/** Reads `F`, a fan number (1 and up, no leading zero) or a cell `C1`-`C4`; undefined otherwise. */
+function readPlace(text: string, start: number, end: number): number | undefined {
+  const first = text.charCodeAt(start);
+  if (end - start === 1 && first === 70 /* F */) return FOUNDATION;
+  if (first === 67 /* C */) {
+    const digit = text.charCodeAt(start + 1) - 48;
+    return end - start === 2 && digit >= 1 && digit <= 4 ? CELL - (digit - 1) : undefined;
+  }
+  if (!(first >= 49 && first <= 57)) return undefined;
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    value = value * 10 + digit;
+  }
+  return value - 1;
+}
+
+function readAction(text: string): Action | undefined {
+  if (text === 'R') return REDEAL;
+  const arrow = text.lastIndexOf('>');
+  if (arrow < 0) return undefined;
+  const to = readPlace(text, arrow + 1, text.length);
+  if (to === undefined) return undefined;
+  if (text.startsWith('M ')) {
+    if (to <= CELL) return undefined;
+    const card = parseCard(text.slice(2, arrow));
+    return card.ok ? { type: 'merci', card: card.value, to: to === FOUNDATION ? null : to } : undefined;
+  }
+  const from = readPlace(text, 0, arrow);
+  if (from === undefined || from === FOUNDATION) return undefined;
+  if (from <= CELL) {
+    if (to <= CELL) return undefined; // there is no cell-to-cell action
+    return to === FOUNDATION
+      ? { type: 'cell-to-foundation', cell: cellIndex(from) }
+      : { type: 'cell-to-fan', cell: cellIndex(from), to };
+  }
+  if (to === FOUNDATION) return { type: 'fan-to-foundation', from };
+  return to <= CELL ? { type: 'fan-to-cell', from, cell: cellIndex(to) } : { type: 'fan-to-fan', from, to };
+}
 
 /**
  * Reads an action exactly as the grammar writes it (no spaces, capital F R C M, no leading
  * zeros); only the card inside a merci is read leniently.
  */
 export function parseAction(text: string): Result<Action> {
-  for (const [pattern, build] of GRAMMAR) {
-    const match = pattern.exec(text);
-    if (match) {
-      const action = build(match);
-      if (action) return ok(action);
-      break;
-    }
-  }
-  return err(`"${text}" is not an action (a>F, a>b, a>Cn, Cn>b, Cn>F, R, M XY>b or M XY>F)`);
+  const action = readAction(text);
+  return action
+    ? ok(action)
+    : err(`"${text}" is not an action (a>F, a>b, a>Cn, Cn>b, Cn>F, R, M XY>b or M XY>F)`);
 }
 
 export function makeAction(action: Action): string {

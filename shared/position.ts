@@ -1,5 +1,5 @@
 import { makeAction, type Action } from './action.js';
-import { KING, cardOf, makeCard, rankOf, suitName, suitOf, type Card } from './card.js';
+import { CARD_COUNT, KING, cardOf, makeCard, rankOf, suitName, suitOf, type Card } from './card.js';
 import { startingCards } from './deal.js';
 import { layoutProblem, type Layout } from './layout.js';
 import { err, ok, type Result } from './result.js';
@@ -99,10 +99,12 @@ export class Position {
 
   /** Cards not on the foundations (fans and cells), in canonical order: what a redeal gathers. */
   gatheredCards(): Card[] {
+    const present = new Uint8Array(CARD_COUNT);
+    for (const fan of this.fans) for (const card of fan) present[card] = 1;
+    for (const card of this.cells) if (card !== null) present[card] = 1;
     const cards: Card[] = [];
-    for (const fan of this.fans) cards.push(...fan);
-    for (const card of this.cells) if (card !== null) cards.push(card);
-    return cards.sort((a, b) => a - b);
+    for (let card = 0; card < CARD_COUNT; card++) if (present[card]) cards.push(card);
+    return cards;
   }
 
   topCard(fan: number): Card | undefined {

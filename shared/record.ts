@@ -114,8 +114,12 @@ export function replayRecord(
   const start = Position.start(record.variant, record.deals[0]!);
   if (!start.ok) return err({ index: null, reason: `deals[0]: ${start.error}` });
   const position = start.value;
-  for (const [index, text] of record.actions.entries()) {
-    const parsed = parseAction(text);
+  // Long records repeat a few dozen action strings: read each distinct one once.
+  const readActions = new Map<string, Result<Action>>();
+  for (let index = 0; index < record.actions.length; index++) {
+    const text = record.actions[index]!;
+    let parsed = readActions.get(text);
+    if (parsed === undefined) readActions.set(text, (parsed = parseAction(text)));
     if (!parsed.ok) return err({ index, action: text, reason: parsed.error });
     const action = parsed.value;
     let nextLayout: Layout | undefined;

@@ -1,0 +1,11 @@
+// `npm run bench [-- engine|server|daily ...]`: prints figures and ratios to baselines measured in the same run.
+import { benchEngine } from './engine.js';
+
+const suites: Record<string, () => void | Promise<void>> = { engine: benchEngine };
+const chosen = process.argv.slice(2).filter((name) => name !== '--');
+for (const name of chosen.length > 0 ? chosen : Object.keys(suites)) {
+  const suite = suites[name];
+  if (!suite) throw new Error(`unknown bench "${name}" (one of ${Object.keys(suites).join(', ')})`);
+  await suite();
+  console.log();
+}
