@@ -12,9 +12,12 @@ export function dealFans(cards: readonly Card[]): Card[][] {
   return fans;
 }
 
-/** Reads one fan written as cards separated by single spaces, e.g. `QD 2S 8C`. */
+/**
+ * Reads one fan written as cards separated by single spaces, e.g. `QD 2S 8C`. An empty string
+ * is an empty fan: spelled right, and left to `layoutProblem` to judge as a fan size.
+ */
 export function parseFan(text: string): Result<Card[]> {
-  if (text === '') return err('a fan is empty');
+  if (text === '') return ok([]);
   const cards: Card[] = [];
   for (const word of text.split(' ')) {
     if (word === '') return err(`"${text}": cards must be separated by single spaces`);
