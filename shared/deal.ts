@@ -25,7 +25,7 @@ const encoder = new TextEncoder();
 export function shuffleForDeal(seed: string, k: number, cards: readonly Card[]): Card[] {
   const deck = [...cards].sort((a, b) => a - b);
   let block = 0;
-  let words = new Uint32Array(0);
+  let words: Uint32Array = new Uint32Array(0);
   let next = 0;
   const nextWord = (): number => {
     if (next === words.length) {

@@ -1,0 +1,82 @@
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { systemClock, type Clock } from './clock.js';
+import type { SynchronousMode } from './db/index.js';
+import { HttpError } from './errors.js';
+import { Hub } from './hub.js';
+import clientPlugin from './plugins/client.js';
+import dbPlugin from './plugins/db.js';
+import gamesPlugin from './plugins/games.js';
+import healthPlugin from './plugins/health.js';
+import playersPlugin from './plugins/players.js';
+import racesPlugin from './plugins/races.js';
+import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
+import type { HttpError as HttpErrorBody } from './protocol.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    clock: Clock;
+    hub: Hub;
+  }
+}
+
+export interface AppOptions {
+  /** Where lucie.db lives (created if missing), or ':memory:' for tests. */
+  dataDir: string;
+  /** SQLite's commit durability (see db/index.ts); NORMAL by default. */
+  synchronous?: SynchronousMode;
+  /** pino level; 'silent' for tests. */
+  logLevel?: string;
+  clock?: Clock;
+  /** From start to deal. */
+  countdownMs?: number;
+  socketLimits?: Partial<SocketLimits>;
+  /** The built client to serve; null serves the API only. */
+  clientDir?: string | null;
+}
+
+export const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../dist/client', import.meta.url));
+export const DEFAULT_COUNTDOWN_MS = 3000;
+
+/** Tokens travel in the websocket URL: they never reach the logs. */
+export const redactToken = (url: string): string => url.replace(/([?&]token=)[^&]*/g, '$1[redacted]');
+
+/** The whole app, from small plugins; `ready()` it (or `listen`) before use. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: options.logLevel ?? 'info',
+      // Keep the token out of every log line, including fastify's own request logs.
+      serializers: {
+        req: (request: FastifyRequest) => ({ method: request.method, url: redactToken(request.url), remoteAddress: request.ip }),
+      },
+    },
+    bodyLimit: 16 * 1024,
+  });
+  app.decorate('clock', options.clock ?? systemClock);
+  app.decorate('hub', new Hub());
+  app.setErrorHandler(errorHandler);
+
+  await app.register(dbPlugin, { dataDir: options.dataDir, synchronous: options.synchronous ?? 'NORMAL' });
+  await app.register(playersPlugin);
+  await app.register(gamesPlugin);
+  await app.register(racesPlugin, { countdownMs: options.countdownMs ?? DEFAULT_COUNTDOWN_MS });
+  await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
+  await app.register(healthPlugin);
+  await app.register(clientPlugin, { clientDir: options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir });
+  return app;
+}
+
+function errorHandler(this: FastifyInstance, error: FastifyError | HttpError, request: FastifyRequest, reply: import('fastify').FastifyReply) {
+  let body: HttpErrorBody;
+  if (error instanceof HttpError) {
+    body = { statusCode: error.statusCode, code: error.code, message: error.message, ...(error.field && { field: error.field }) };
+  } else if (error.statusCode !== undefined && error.statusCode < 500) {
+    const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'bad-json' : error.statusCode === 413 ? 'body-too-large' : 'bad-request';
+    body = { statusCode: error.statusCode, code, message: error.message };
+  } else {
+    request.log.error({ err: error }, 'request failed');
+    body = { statusCode: 500, code: 'internal', message: 'the server failed on this request' };
+  }
+  return reply.code(body.statusCode).send(body);
+}

@@ -1,0 +1,113 @@
+// The database schema (SQLite through drizzle). Migrations are generated from this file by
+// `npm run db:generate` into migrations/ and applied at startup. Times are epoch milliseconds.
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { VARIANT_IDS } from '../../shared/index.js';
+import { GAME_STATES, RACE_STATES } from '../protocol.js';
+
+export const players = sqliteTable('players', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull(),
+  /** SHA-256 of the secret token, hex; the token itself is never stored. */
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: integer('created_at').notNull(),
+});
+
+export const races = sqliteTable('races', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  code: text('code').notNull().unique(),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  seats: integer('seats').notNull(),
+  timeLimitSeconds: integer('time_limit_seconds'),
+  /** Secret until the race is finished. */
+  seed: text('seed').notNull(),
+  state: text('state', { enum: RACE_STATES }).notNull(),
+  creatorId: integer('creator_id')
+    .notNull()
+    .references(() => players.id),
+  createdAt: integer('created_at').notNull(),
+  startsAt: integer('starts_at'),
+  finishedAt: integer('finished_at'),
+});
+
+export const raceEntries = sqliteTable(
+  'race_entries',
+  {
+    raceId: integer('race_id')
+      .notNull()
+      .references(() => races.id),
+    playerId: integer('player_id')
+      .notNull()
+      .references(() => players.id),
+    /** 1-based seat, in join order. */
+    seat: integer('seat').notNull(),
+    joinedAt: integer('joined_at').notNull(),
+    /** Final standing, set when the race finishes. */
+    rank: integer('rank'),
+  },
+  (table) => [primaryKey({ columns: [table.raceId, table.playerId] }), uniqueIndex('race_entries_seat').on(table.raceId, table.seat)],
+);
+
+/** Why a game exists: a race seat, the daily seed, or free practice. */
+export const GAME_KINDS = ['race', 'daily', 'practice'] as const;
+export type GameKind = (typeof GAME_KINDS)[number];
+
+/** One player's game. Its move log is game_deals + game_actions; the columns below are its result so far. */
+export const games = sqliteTable(
+  'games',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind', { enum: GAME_KINDS }).notNull(),
+    playerId: integer('player_id')
+      .notNull()
+      .references(() => players.id),
+    raceId: integer('race_id').references(() => races.id),
+    /** The UTC day (YYYY-MM-DD) of a daily game; null otherwise. */
+    day: text('day'),
+    variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+    /** Server-side only: redeals are dealt from it. */
+    seed: text('seed').notNull(),
+    status: text('status', { enum: GAME_STATES }).notNull(),
+    foundations: integer('foundations').notNull(),
+    redealsUsed: integer('redeals_used').notNull().default(0),
+    moves: integer('moves').notNull().default(0),
+    startedAt: integer('started_at').notNull(),
+    /** When the game stops by itself (a race's time limit), or null. */
+    deadline: integer('deadline'),
+    finishedAt: integer('finished_at'),
+  },
+  (table) => [
+    uniqueIndex('games_race_player').on(table.raceId, table.playerId),
+    // One daily game per player and day (day is null, hence never equal, for other kinds).
+    uniqueIndex('games_player_day').on(table.playerId, table.day),
+    index('games_playing').on(table.status).where(sql`${table.status} = 'playing'`),
+  ],
+);
+
+/** Every layout dealt to a game: k = 0 is the first, k the k-th redeal. */
+export const gameDeals = sqliteTable(
+  'game_deals',
+  {
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id),
+    k: integer('k').notNull(),
+    /** JSON array of fan strings (makeLayout). */
+    layout: text('layout', { mode: 'json' }).$type<string[]>().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.gameId, table.k] })],
+);
+
+/** The move log: action `index` (0-based) of a game, in record notation, and when it was applied. */
+export const gameActions = sqliteTable(
+  'game_actions',
+  {
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id),
+    index: integer('action_index').notNull(),
+    action: text('action').notNull(),
+    at: integer('at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.gameId, table.index] })],
+);

@@ -1,0 +1,94 @@
+import type { WebSocket } from 'ws';
+import type { PlayerView, ServerMessage } from './protocol.js';
+
+/** A connected socket and what it is subscribed to. `player` is null for an anonymous spectator. */
+export interface Peer {
+  readonly socket: WebSocket;
+  readonly player: PlayerView | null;
+  readonly watching: Set<string>;
+}
+
+/** A socket that lets this much pile up unread is too slow to keep: it is dropped. */
+const MAX_BUFFERED_BYTES = 1 << 20;
+
+/**
+ * Who is connected and what they watch: sends a message to a player's sockets (every tab) or
+ * to a race's watchers, serialising it once.
+ */
+export class Hub {
+  private readonly byPlayer = new Map<number, Set<Peer>>();
+  private readonly byRace = new Map<string, Set<Peer>>();
+  private readonly presenceListeners: ((playerId: number, connected: boolean) => void)[] = [];
+
+  /** `listener` is told when a player's first socket opens or last socket closes. */
+  onPresence(listener: (playerId: number, connected: boolean) => void): void {
+    this.presenceListeners.push(listener);
+  }
+
+  add(peer: Peer): void {
+    if (!peer.player) return;
+    const peers = this.byPlayer.get(peer.player.id) ?? new Set();
+    peers.add(peer);
+    this.byPlayer.set(peer.player.id, peers);
+    if (peers.size === 1) this.presenceChanged(peer.player.id, true);
+  }
+
+  remove(peer: Peer): void {
+    for (const code of peer.watching) this.unwatch(peer, code);
+    if (!peer.player) return;
+    const peers = this.byPlayer.get(peer.player.id);
+    if (!peers?.delete(peer)) return;
+    if (peers.size === 0) {
+      this.byPlayer.delete(peer.player.id);
+      this.presenceChanged(peer.player.id, false);
+    }
+  }
+
+  watch(peer: Peer, code: string): void {
+    peer.watching.add(code);
+    const peers = this.byRace.get(code) ?? new Set();
+    peers.add(peer);
+    this.byRace.set(code, peers);
+  }
+
+  unwatch(peer: Peer, code: string): void {
+    peer.watching.delete(code);
+    const peers = this.byRace.get(code);
+    if (peers?.delete(peer) && peers.size === 0) this.byRace.delete(code);
+  }
+
+  isConnected(playerId: number): boolean {
+    return this.byPlayer.has(playerId);
+  }
+
+  toPlayer(playerId: number, message: ServerMessage): void {
+    this.sendAll(this.byPlayer.get(playerId), message);
+  }
+
+  toRace(code: string, message: ServerMessage): void {
+    this.sendAll(this.byRace.get(code), message);
+  }
+
+  private presenceChanged(playerId: number, connected: boolean): void {
+    for (const listener of this.presenceListeners) listener(playerId, connected);
+  }
+
+  private sendAll(peers: Set<Peer> | undefined, message: ServerMessage): void {
+    if (!peers || peers.size === 0) return;
+    const text = JSON.stringify(message);
+    for (const peer of peers) sendText(peer.socket, text);
+  }
+}
+
+export function send(socket: WebSocket, message: ServerMessage): void {
+  sendText(socket, JSON.stringify(message));
+}
+
+function sendText(socket: WebSocket, text: string): void {
+  if (socket.readyState !== socket.OPEN) return;
+  if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+    socket.terminate();
+    return;
+  }
+  socket.send(text);
+}

@@ -1,0 +1,49 @@
+// The server's entry point: `node --import tsx server/main.ts` (what `npm start` runs).
+import { resolve } from 'node:path';
+import { buildApp } from './app.js';
+import { SYNCHRONOUS_MODES, type SynchronousMode } from './db/index.js';
+
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? '127.0.0.1';
+const dataDir = resolve(process.env.DATA_DIR ?? './data');
+
+const countdownMs = process.env.COUNTDOWN_MS === undefined ? undefined : Number(process.env.COUNTDOWN_MS);
+const synchronous = (process.env.DB_SYNCHRONOUS ?? 'NORMAL').toUpperCase() as SynchronousMode;
+if (!SYNCHRONOUS_MODES.includes(synchronous)) {
+  console.error(`DB_SYNCHRONOUS must be one of ${SYNCHRONOUS_MODES.join(', ')}`);
+  process.exit(2);
+}
+
+const app = await buildApp({ dataDir, logLevel: process.env.LOG_LEVEL ?? 'info', countdownMs, synchronous });
+
+let closing = false;
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  if (closing) {
+    app.log.warn({ signal }, 'second signal: exiting now');
+    process.exit(1);
+  }
+  closing = true;
+  app.log.info({ signal }, 'shutting down: no more moves, closing sockets and the database');
+  // Shutdown should take milliseconds; never hang forever on a stuck connection.
+  setTimeout(() => {
+    app.log.error('shutdown timed out');
+    process.exit(1);
+  }, 10_000).unref();
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (error) {
+    app.log.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', (signal) => void shutdown(signal));
+process.on('SIGINT', (signal) => void shutdown(signal));
+
+try {
+  await app.listen({ port, host });
+  app.log.info({ dataDir }, 'lucie is ready');
+} catch (error) {
+  app.log.error({ err: error }, 'cannot start');
+  process.exit(1);
+}

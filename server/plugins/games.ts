@@ -1,0 +1,19 @@
+import fp from 'fastify-plugin';
+import { GameService } from '../games.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    games: GameService;
+  }
+}
+
+/** The game service; its unfinished games are rebuilt from their move logs once every listener is in place. */
+export default fp(
+  async (app) => {
+    const games = new GameService(app.db, app.hub, app.clock, app.log);
+    app.decorate('games', games);
+    app.addHook('onReady', async () => games.loadPlaying());
+    app.addHook('preClose', async () => games.close());
+  },
+  { name: 'games', dependencies: ['db'] },
+);

@@ -1,0 +1,62 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Db } from '../db/index.js';
+import { players } from '../db/schema.js';
+import { HttpError } from '../errors.js';
+import { parseBody } from '../http.js';
+import { createPlayerBody, type CreatePlayerAnswer, type MeAnswer, type PlayerView } from '../protocol.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The player whose bearer token came with the request, or null without one. */
+    player: PlayerView | null;
+  }
+}
+
+/** Tokens are stored only as their SHA-256: a leaked database gives no way to act as anyone. */
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** The player owning `token`, or undefined. */
+export function playerByToken(db: Db, token: string): PlayerView | undefined {
+  return db.select({ id: players.id, name: players.name }).from(players).where(eq(players.tokenHash, hashToken(token))).get();
+}
+
+/** The authenticated player of a request, or a 401. */
+export function currentPlayer(request: FastifyRequest): PlayerView {
+  if (!request.player) throw new HttpError(401, 'unauthorized', 'sign in first: send "Authorization: Bearer TOKEN"');
+  return request.player;
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]{1,128})$/;
+
+/** Anonymous players: a name gets a random token; every request with a token is checked. */
+export default fp(
+  async (app) => {
+    app.decorateRequest('player', null);
+    app.addHook('onRequest', async (request) => {
+      const header = request.headers.authorization;
+      if (header === undefined) return;
+      const token = BEARER.exec(header)?.[1];
+      const player = token === undefined ? undefined : playerByToken(app.db, token);
+      if (!player) throw new HttpError(401, 'unauthorized', 'the token is not valid: create a player again');
+      request.player = player;
+    });
+
+    app.post('/api/players', async (request, reply): Promise<CreatePlayerAnswer> => {
+      const { name } = parseBody(createPlayerBody, request.body);
+      const token = randomBytes(32).toString('base64url');
+      const player = app.db
+        .insert(players)
+        .values({ name, tokenHash: hashToken(token), createdAt: app.clock.now() })
+        .returning({ id: players.id, name: players.name })
+        .get();
+      reply.code(201);
+      return { player, token };
+    });
+
+    app.get('/api/me', async (request): Promise<MeAnswer> => ({ player: currentPlayer(request) }));
+  },
+  { name: 'players', dependencies: ['db'] },
+);

@@ -1,0 +1,57 @@
+import fp from 'fastify-plugin';
+import { HttpError } from '../errors.js';
+import { parseBody } from '../http.js';
+import { createRaceBody, raceCode, type RaceAnswer } from '../protocol.js';
+import { RaceService } from '../races.js';
+import { currentPlayer } from './players.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    races: RaceService;
+  }
+}
+
+interface CodeParams {
+  code: string;
+}
+
+function codeOf(params: CodeParams): string {
+  const code = raceCode.safeParse(params.code);
+  if (!code.success) throw new HttpError(400, 'invalid-code', `"${params.code}" is not a race code (6 letters or digits)`, 'code');
+  return code.data;
+}
+
+/** Races over HTTP: create, join, look, start. Live play is on the websocket. */
+export default fp<{ countdownMs: number }>(
+  async (app, { countdownMs }) => {
+    const races = new RaceService(app.db, app.games, app.hub, app.clock, app.log, countdownMs);
+    app.decorate('races', races);
+    // After the games are loaded (games' onReady runs first): deadlines may have finished races.
+    app.addHook('onReady', async () => races.resume());
+    app.addHook('preClose', async () => races.close());
+
+    app.post('/api/races', async (request, reply): Promise<RaceAnswer> => {
+      const player = currentPlayer(request);
+      const options = parseBody(createRaceBody, request.body);
+      reply.code(201);
+      return { race: races.create(player, options) };
+    });
+
+    app.get<{ Params: CodeParams }>('/api/races/:code', async (request): Promise<RaceAnswer> => {
+      const race = races.view(codeOf(request.params));
+      if (!race) throw new HttpError(404, 'unknown-race', `there is no race ${request.params.code}`);
+      return { race };
+    });
+
+    app.post<{ Params: CodeParams }>('/api/races/:code/join', async (request): Promise<RaceAnswer> => {
+      const player = currentPlayer(request);
+      return { race: races.join(player, codeOf(request.params)) };
+    });
+
+    app.post<{ Params: CodeParams }>('/api/races/:code/start', async (request): Promise<RaceAnswer> => {
+      const player = currentPlayer(request);
+      return { race: races.start(player, codeOf(request.params)) };
+    });
+  },
+  { name: 'races', dependencies: ['db', 'players', 'games'] },
+);

@@ -1,0 +1,210 @@
+import websocket from '@fastify/websocket';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { RawData, WebSocket } from 'ws';
+import { describeZodError, HttpError, type Refusal } from '../errors.js';
+import { send, type Peer } from '../hub.js';
+import { CLIENT_MESSAGE_TYPES, clientMessage, type ClientMessage, type ServerMessageOf } from '../protocol.js';
+import { playerByToken } from './players.js';
+
+export interface SocketLimits {
+  /** Frames above this many bytes are answered `too-large` and not read. */
+  frameBytes: number;
+  /** Frames above this close the socket (1009) before they are even buffered whole. */
+  maxPayload: number;
+  /** Token bucket per socket: this many frames at once... */
+  burst: number;
+  /** ...refilled at this rate. */
+  perSecond: number;
+}
+
+export const DEFAULT_SOCKET_LIMITS: SocketLimits = { frameBytes: 4096, maxPayload: 65_536, burst: 60, perSecond: 30 };
+
+/** Half-open connections are found by ws pings and closed, so their player shows as disconnected. */
+const HEARTBEAT_MS = 30_000;
+
+/** A frame budget per socket: `burst` frames at once, refilled at `perSecond`. */
+class TokenBucket {
+  private tokens: number;
+  private last: number;
+  /** Whether the client has been told it is being dropped (told once per flood). */
+  warned = false;
+
+  constructor(
+    private readonly burst: number,
+    private readonly perSecond: number,
+    now: number,
+  ) {
+    this.tokens = burst;
+    this.last = now;
+  }
+
+  take(now: number): boolean {
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+type ErrorFields = Omit<ServerMessageOf<'error'>, 'type'>;
+
+/**
+ * The socket route `/ws?token=TOKEN`. Every frame is budgeted, size-checked, parsed as JSON and
+ * read with the one zod union; the game service does the rest. Client input never throws out
+ * of here: the worst it gets is an `error`.
+ */
+export default fp<{ limits: SocketLimits }>(
+  async (app, { limits }) => {
+    let heartbeat: NodeJS.Timeout | undefined;
+    await app.register(websocket, {
+      options: { maxPayload: limits.maxPayload },
+      // An unclean disconnect or an oversized frame: the socket is gone, the server carries on.
+      errorHandler(error, socket, request) {
+        request.log.info({ err: error }, 'websocket error');
+        socket.terminate();
+      },
+      // Shutdown: stop taking moves first, then say goodbye to every socket.
+      preClose(done) {
+        app.games.closing = true;
+        clearInterval(heartbeat);
+        for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+        this.websocketServer.close(() => done());
+      },
+    });
+
+    heartbeat = setInterval(() => {
+      for (const client of app.websocketServer.clients) {
+        const alive = client as WebSocket & { lucieAlive?: boolean };
+        if (alive.lucieAlive === false) {
+          client.terminate();
+          continue;
+        }
+        alive.lucieAlive = false;
+        client.ping();
+      }
+    }, HEARTBEAT_MS).unref();
+
+    /** The token comes in the query: browsers cannot set headers on a websocket. None: a spectator. */
+    async function authenticate(request: FastifyRequest<{ Querystring: { token?: string } }>) {
+      const token = request.query.token;
+      if (token === undefined) return;
+      const player = playerByToken(app.db, token);
+      if (!player) throw new HttpError(401, 'unauthorized', 'the token is not valid: create a player again', 'token');
+      request.player = player;
+    }
+
+    app.get<{ Querystring: { token?: string } }>('/ws', { websocket: true, preValidation: authenticate }, (socket, request) => {
+      const peer: Peer = { socket, player: request.player, watching: new Set() };
+      const bucket = new TokenBucket(limits.burst, limits.perSecond, app.clock.now());
+      const log = request.log.child({ playerId: peer.player?.id ?? null });
+      // Handlers first, synchronously: frames sent right after the upgrade must not be lost.
+      socket.on('message', (data, isBinary) => {
+        try {
+          onFrame(data, isBinary);
+        } catch (error) {
+          log.error({ err: error }, 'websocket frame handling failed');
+          reply({ code: 'internal', message: 'the server failed on this message; nothing was applied' });
+        }
+      });
+      socket.on('pong', () => ((socket as WebSocket & { lucieAlive?: boolean }).lucieAlive = true));
+      socket.on('close', () => {
+        try {
+          app.hub.remove(peer);
+        } catch (error) {
+          log.error({ err: error }, 'cleaning up a closed socket failed');
+        }
+      });
+      app.hub.add(peer);
+      send(socket, { type: 'welcome', player: peer.player, serverTime: app.clock.now() });
+
+      const reply = (fields: ErrorFields) => send(socket, { type: 'error', ...fields });
+
+      function onFrame(data: RawData, isBinary: boolean): void {
+        if (!bucket.take(app.clock.now())) {
+          if (!bucket.warned) {
+            bucket.warned = true;
+            reply({
+              code: 'rate-limited',
+              message: `too many messages: at most ${limits.burst} at once and ${limits.perSecond} per second; this one was dropped`,
+            });
+          }
+          return;
+        }
+        bucket.warned = false;
+        const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+        if (isBinary) return reply({ code: 'bad-message', message: 'frames must be JSON text, not binary' });
+        if (bytes.length > limits.frameBytes) {
+          return reply({ code: 'too-large', message: `a message may hold at most ${limits.frameBytes} bytes (this one: ${bytes.length}); it was not read` });
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(bytes.toString('utf8'));
+        } catch (error) {
+          return reply({ code: 'bad-json', message: `not JSON: ${(error as Error).message}` });
+        }
+        const type = isObject(value) && typeof value.type === 'string' ? value.type : undefined;
+        if (type !== undefined && !(CLIENT_MESSAGE_TYPES as readonly string[]).includes(type)) {
+          return reply({
+            code: 'unknown-type',
+            field: 'type',
+            request: type.slice(0, 32),
+            message: `unknown message type "${type.slice(0, 32)}" (one of ${CLIENT_MESSAGE_TYPES.join(', ')})`,
+          });
+        }
+        const parsed = clientMessage.safeParse(value);
+        if (!parsed.success) {
+          return reply({ code: 'bad-message', ...describeZodError(parsed.error), ...(type && { request: type }) });
+        }
+        const refusal = handle(parsed.data);
+        if (refusal) {
+          const message = parsed.data;
+          reply({
+            ...refusal,
+            request: message.type,
+            ...('gameId' in message && { gameId: message.gameId }),
+            ...('index' in message && { index: message.index }),
+          });
+        }
+      }
+
+      function handle(message: ClientMessage): Refusal | undefined {
+        switch (message.type) {
+          case 'ping':
+            send(socket, { type: 'pong', serverTime: app.clock.now() });
+            return undefined;
+          case 'watch': {
+            const race = app.races.view(message.code);
+            if (!race) return { code: 'unknown-race', field: 'code', message: `there is no race ${message.code}` };
+            app.hub.watch(peer, message.code);
+            send(socket, { type: 'race', race, serverTime: app.clock.now() });
+            const game = peer.player && app.races.gameOf(message.code, peer.player.id);
+            if (game) send(socket, app.games.snapshot(game, message.code));
+            return undefined;
+          }
+          case 'unwatch':
+            app.hub.unwatch(peer, message.code);
+            return undefined;
+        }
+        const player = peer.player;
+        if (!player) return { code: 'unauthorized', field: 'token', message: 'spectators cannot play: open the socket with a player token' };
+        switch (message.type) {
+          case 'action':
+            return app.games.play(player, message);
+          case 'resign':
+            return app.games.resign(player, message.gameId);
+          case 'resync': {
+            const answer = app.games.resync(player, message.gameId, message.lastIndex, (game) => app.races.codeOf(game));
+            if ('code' in answer) return answer;
+            send(socket, answer);
+            return undefined;
+          }
+        }
+      }
+    });
+  },
+  { name: 'ws', dependencies: ['players', 'games', 'races'] },
+);

@@ -1,0 +1,336 @@
+/**
+ * Races: lobby, start, countdown, the simultaneous deal, live progress and standings. Games
+ * themselves change only through GameService; this module listens to it.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { VARIANTS } from '../shared/index.js';
+import type { Clock } from './clock.js';
+import { transaction, type Db, type Transaction } from './db/index.js';
+import { games, players, raceEntries, races } from './db/schema.js';
+import { HttpError } from './errors.js';
+import type { GameService, LiveGame } from './games.js';
+import type { Hub } from './hub.js';
+import {
+  RACE_CODE_ALPHABET,
+  RACE_CODE_LENGTH,
+  type PlayerView,
+  type ProgressView,
+  type RaceView,
+  type RaceOptions,
+  type StandingView,
+} from './protocol.js';
+import { rankStandings, type Finisher } from './standings.js';
+
+/** Where play can cycle (super-flower-garden) a game may never end by itself: such a race always has a limit. */
+export const CYCLING_TIME_LIMIT_SECONDS = 30 * 60;
+
+type RaceRow = typeof races.$inferSelect;
+
+/** What progress is made of, from a live game or a stored row. */
+interface GameFacts {
+  id: number;
+  playerId: number;
+  status: LiveGame['state'];
+  foundations: number;
+  redealsUsed: number;
+  moves: number;
+  finishedAt: number | null;
+}
+
+export class RaceService {
+  private readonly codes = new Map<number, string>();
+  /** Names never change: progress after each move needs no query for them. */
+  private readonly names = new Map<number, string>();
+  private readonly countdowns = new Map<number, () => void>();
+  private readonly transaction: Transaction;
+
+  constructor(
+    private readonly db: Db,
+    private readonly games: GameService,
+    private readonly hub: Hub,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly countdownMs: number,
+  ) {
+    this.transaction = transaction(db);
+    games.onChange((game) => this.gameChanged(game));
+    hub.onPresence((playerId) => this.presenceChanged(playerId));
+  }
+
+  /** After a restart: re-arm countdowns and finish races whose last game ended unseen. */
+  resume(): void {
+    for (const race of this.db.select().from(races).where(eq(races.state, 'countdown')).all()) this.armCountdown(race);
+    for (const race of this.db.select().from(races).where(eq(races.state, 'running')).all()) this.finishIfDone(race.id);
+  }
+
+  close(): void {
+    for (const cancel of this.countdowns.values()) cancel();
+    this.countdowns.clear();
+  }
+
+  create(creator: PlayerView, options: RaceOptions): RaceView {
+    const now = this.clock.now();
+    const code = this.freshCode();
+    this.transaction(() => {
+      const { id } = this.db
+        .insert(races)
+        .values({
+          code,
+          variant: options.variant,
+          seats: options.seats,
+          timeLimitSeconds: options.timeLimitSeconds ?? (VARIANTS[options.variant].build === 'same-suit-up-or-down' ? CYCLING_TIME_LIMIT_SECONDS : null),
+          seed: randomBytes(18).toString('base64url'),
+          state: 'lobby',
+          creatorId: creator.id,
+          createdAt: now,
+        })
+        .returning({ id: races.id })
+        .get();
+      this.db.insert(raceEntries).values({ raceId: id, playerId: creator.id, seat: 1, joinedAt: now }).run();
+    });
+    return this.view(code)!;
+  }
+
+  join(player: PlayerView, code: string): RaceView {
+    const race = this.mustFind(code);
+    const seated = this.db
+      .select({ playerId: raceEntries.playerId })
+      .from(raceEntries)
+      .where(eq(raceEntries.raceId, race.id))
+      .all();
+    if (seated.some((entry) => entry.playerId === player.id)) return this.view(code)!;
+    if (race.state !== 'lobby') throw new HttpError(409, 'race-started', `race ${code} has started: you can watch it`);
+    if (seated.length >= race.seats) throw new HttpError(409, 'race-full', `race ${code} is full (${race.seats} seats): you can watch it`);
+    this.db
+      .insert(raceEntries)
+      .values({ raceId: race.id, playerId: player.id, seat: seated.length + 1, joinedAt: this.clock.now() })
+      .run();
+    return this.broadcastView(code);
+  }
+
+  start(player: PlayerView, code: string): RaceView {
+    const race = this.mustFind(code);
+    if (race.creatorId !== player.id) throw new HttpError(403, 'not-creator', 'only the player who created the race can start it');
+    if (race.state !== 'lobby') throw new HttpError(409, 'not-in-lobby', `race ${code} has already started`);
+    const [seated] = this.db.select({ n: count() }).from(raceEntries).where(eq(raceEntries.raceId, race.id)).all();
+    if (seated!.n < 2) throw new HttpError(409, 'not-enough-racers', 'a race needs at least 2 racers: share the link first');
+    const startsAt = this.clock.now() + this.countdownMs;
+    this.db.update(races).set({ state: 'countdown', startsAt }).where(eq(races.id, race.id)).run();
+    this.armCountdown({ ...race, state: 'countdown', startsAt });
+    return this.broadcastView(code);
+  }
+
+  /** The public view of a race, or undefined when the code is unknown. */
+  view(code: string): RaceView | undefined {
+    const race = this.find(code);
+    if (!race) return undefined;
+    const creator = this.db.select({ id: players.id, name: players.name }).from(players).where(eq(players.id, race.creatorId)).get()!;
+    const entries = this.db
+      .select({ id: players.id, name: players.name, rank: raceEntries.rank })
+      .from(raceEntries)
+      .innerJoin(players, eq(players.id, raceEntries.playerId))
+      .where(eq(raceEntries.raceId, race.id))
+      .orderBy(asc(raceEntries.seat))
+      .all();
+    const rows = this.db.select().from(games).where(eq(games.raceId, race.id)).all();
+    const progress: ProgressView[] = [];
+    const standings: StandingView[] = [];
+    for (const entry of entries) {
+      const row = rows.find((game) => game.playerId === entry.id);
+      if (!row) continue;
+      progress.push(this.progressOf(row, entry.name));
+      if (entry.rank !== null) standings.push({ rank: entry.rank, ...finisherOf(row, entry.name) });
+    }
+    const finished = race.state === 'finished';
+    return {
+      code: race.code,
+      variant: race.variant,
+      seats: race.seats,
+      timeLimitSeconds: race.timeLimitSeconds,
+      state: race.state,
+      creator,
+      racers: entries.map(({ id, name }) => ({ id, name })),
+      createdAt: race.createdAt,
+      startsAt: race.startsAt,
+      endsAt: race.startsAt !== null && race.timeLimitSeconds !== null ? race.startsAt + race.timeLimitSeconds * 1000 : null,
+      finishedAt: race.finishedAt,
+      progress,
+      // Stored ranks, best first (a stable sort keeps seat order within a tie).
+      standings: finished ? standings.sort((a, b) => a.rank - b.rank) : null,
+      seed: finished ? race.seed : null,
+    };
+  }
+
+  /** The game `playerId` plays in race `code`, once dealt. */
+  gameOf(code: string, playerId: number): LiveGame | undefined {
+    const race = this.find(code);
+    if (!race) return undefined;
+    const row = this.db
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.raceId, race.id), eq(games.playerId, playerId)))
+      .get();
+    return row && this.games.get(row.id);
+  }
+
+  /** The code of the race a game belongs to, or null. */
+  codeOf(game: { raceId: number | null }): string | null {
+    if (game.raceId === null) return null;
+    let code = this.codes.get(game.raceId);
+    if (code === undefined) {
+      code = this.db.select({ code: races.code }).from(races).where(eq(races.id, game.raceId)).get()?.code;
+      if (code === undefined) return null;
+      this.codes.set(game.raceId, code);
+    }
+    return code;
+  }
+
+  private armCountdown(race: RaceRow): void {
+    this.countdowns.set(
+      race.id,
+      this.clock.setTimer(race.startsAt! - this.clock.now(), () => {
+        this.countdowns.delete(race.id);
+        try {
+          this.deal(race.id);
+        } catch (error) {
+          this.log.error({ err: error, raceId: race.id }, 'cannot deal the race');
+        }
+      }),
+    );
+  }
+
+  /** The countdown is over: every racer's game is dealt from the race seed and sent in the same tick. */
+  private deal(raceId: number): void {
+    const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
+    if (!race || race.state !== 'countdown') return;
+    const startedAt = race.startsAt!;
+    const deadline = race.timeLimitSeconds === null ? null : startedAt + race.timeLimitSeconds * 1000;
+    const entries = this.db.select().from(raceEntries).where(eq(raceEntries.raceId, raceId)).orderBy(asc(raceEntries.seat)).all();
+    const dealt = this.games.create(
+      entries.map((entry) => ({
+        kind: 'race' as const,
+        playerId: entry.playerId,
+        raceId,
+        variant: race.variant,
+        seed: race.seed,
+        startedAt,
+        deadline,
+      })),
+      () => this.db.update(races).set({ state: 'running' }).where(eq(races.id, raceId)).run(),
+    );
+    for (const game of dealt) this.hub.toPlayer(game.playerId, this.games.snapshot(game, race.code));
+    this.broadcastView(race.code);
+  }
+
+  private gameChanged(game: LiveGame): void {
+    const code = this.codeOf(game);
+    if (code === null) return;
+    this.hub.toRace(code, { type: 'progress', code, progress: this.progressOf(factsOf(game), this.nameOf(game.playerId)) });
+    if (game.state !== 'playing') this.finishIfDone(game.raceId!);
+  }
+
+  private presenceChanged(playerId: number): void {
+    // At shutdown every socket closes: nobody is left to tell, and the database is closing.
+    if (this.games.closing) return;
+    for (const game of this.games.playingGamesOf(playerId)) {
+      if (game.kind === 'race') this.gameChanged(game);
+    }
+  }
+
+  /** Finishes a running race once none of its games is playing, storing the standings. */
+  private finishIfDone(raceId: number): void {
+    const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
+    if (!race || race.state !== 'running') return;
+    const rows = this.db
+      .select({ game: games, name: players.name })
+      .from(raceEntries)
+      .innerJoin(players, eq(players.id, raceEntries.playerId))
+      .innerJoin(games, and(eq(games.raceId, raceEntries.raceId), eq(games.playerId, raceEntries.playerId)))
+      .where(eq(raceEntries.raceId, raceId))
+      .orderBy(asc(raceEntries.seat))
+      .all();
+    if (rows.length === 0 || rows.some(({ game }) => game.status === 'playing')) return;
+    const finishedAt = Math.max(...rows.map(({ game }) => game.finishedAt ?? 0));
+    const standings = rankStandings(rows.map(({ game, name }) => finisherOf(game, name)));
+    this.transaction(() => {
+      for (const standing of standings) {
+        this.db
+          .update(raceEntries)
+          .set({ rank: standing.rank })
+          .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, standing.playerId)))
+          .run();
+      }
+      this.db.update(races).set({ state: 'finished', finishedAt }).where(eq(races.id, raceId)).run();
+    });
+    this.broadcastView(race.code);
+  }
+
+  private progressOf(game: GameFacts, name: string): ProgressView {
+    const disconnected = game.status === 'playing' && !this.hub.isConnected(game.playerId);
+    return {
+      playerId: game.playerId,
+      name,
+      gameId: game.id,
+      foundations: game.foundations,
+      cardsLeft: 52 - game.foundations,
+      redealsUsed: game.redealsUsed,
+      moves: game.moves,
+      status: disconnected ? 'disconnected' : game.status,
+      finishedAt: game.finishedAt,
+    };
+  }
+
+  private nameOf(playerId: number): string {
+    let name = this.names.get(playerId);
+    if (name === undefined) {
+      name = this.db.select({ name: players.name }).from(players).where(eq(players.id, playerId)).get()?.name ?? '';
+      this.names.set(playerId, name);
+    }
+    return name;
+  }
+
+  private broadcastView(code: string): RaceView {
+    const view = this.view(code)!;
+    this.hub.toRace(code, { type: 'race', race: view, serverTime: this.clock.now() });
+    return view;
+  }
+
+  private find(code: string): RaceRow | undefined {
+    return this.db.select().from(races).where(eq(races.code, code)).get();
+  }
+
+  private mustFind(code: string): RaceRow {
+    const race = this.find(code);
+    if (!race) throw new HttpError(404, 'unknown-race', `there is no race ${code}`);
+    return race;
+  }
+
+  private freshCode(): string {
+    for (;;) {
+      let code = '';
+      for (let i = 0; i < RACE_CODE_LENGTH; i++) code += RACE_CODE_ALPHABET[randomInt(RACE_CODE_ALPHABET.length)];
+      if (!this.find(code)) return code;
+    }
+  }
+}
+
+const finisherOf = (game: typeof games.$inferSelect, name: string): Finisher => ({
+  playerId: game.playerId,
+  name,
+  gameId: game.id,
+  state: game.status,
+  foundations: game.foundations,
+  finishedAt: game.finishedAt,
+});
+
+const factsOf = (game: LiveGame): GameFacts => ({
+  id: game.id,
+  playerId: game.playerId,
+  status: game.state,
+  foundations: game.position.foundationCount(),
+  redealsUsed: game.position.redealsUsed,
+  moves: game.actions.length,
+  finishedAt: game.finishedAt,
+});
