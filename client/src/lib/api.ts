@@ -1,0 +1,56 @@
+import type {
+  CreatePlayerAnswer,
+  CreateRaceBody,
+  HttpError,
+  MeAnswer,
+  RaceAnswer,
+} from '../../../server/protocol.js';
+import { forget, identity, remember } from './identity.svelte.js';
+
+/** An HTTP error from the server, with its stable code and the field to blame. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (identity.token) headers.authorization = `Bearer ${identity.token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, 'network', 'The server cannot be reached: check your connection and try again.');
+  }
+  const text = await response.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON: reported below with the status.
+  }
+  if (!response.ok) {
+    const error = data as Partial<HttpError> | null;
+    if (response.status === 401 && identity.token) forget(); // the server no longer knows this token
+    throw new ApiError(response.status, error?.code ?? 'http', error?.message ?? `${response.status} ${response.statusText}`, error?.field);
+  }
+  return data as T;
+}
+
+export async function createPlayer(name: string): Promise<void> {
+  const answer = await request<CreatePlayerAnswer>('POST', '/api/players', { name });
+  remember(answer.player, answer.token);
+}
+
+export const me = (): Promise<MeAnswer> => request('GET', '/api/me');
+export const createRace = (body: CreateRaceBody): Promise<RaceAnswer> => request('POST', '/api/races', body);
+export const getRace = (code: string): Promise<RaceAnswer> => request('GET', `/api/races/${encodeURIComponent(code)}`);
+export const joinRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/join`, {});
+export const startRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/start`, {});

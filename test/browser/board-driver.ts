@@ -1,0 +1,121 @@
+// Plays a board through the UI the way a person would (click, drag or keyboard), keeping an
+// engine copy of the game to choose legal moves and to check what the board shows.
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { destinations, sourceOf, targetOf, type Target } from '../../client/src/lib/moves.js';
+import { cardName, makeAction, Position, suitName, suitOf, type Action, type Card, type Layout, type VariantId } from '../../shared/index.js';
+import { readFans } from './helpers.js';
+
+export type Gesture = 'click' | 'drag' | 'keyboard';
+
+export class BoardDriver {
+  readonly position: Position;
+  moves = 0;
+
+  constructor(
+    readonly page: Page,
+    /** The board's accessible name. */
+    readonly name: string,
+    variant: VariantId,
+    layout: Layout,
+  ) {
+    const start = Position.start(variant, layout);
+    if (!start.ok) throw new Error(start.error);
+    this.position = start.value;
+  }
+
+  /** Home first, then fan to fan, a redeal only when nothing else is left, then the merci. */
+  next(): Action | undefined {
+    const legal = this.position.legalActions();
+    return legal.find((action) => action.type === 'fan-to-foundation') ?? legal.find((action) => action.type !== 'redeal') ?? legal[0];
+  }
+
+  region(): Locator {
+    return this.page.getByRole('region', { name: this.name });
+  }
+
+  fans(): Promise<Card[][]> {
+    return readFans(this.page, this.name);
+  }
+
+  card(card: Card): Locator {
+    return this.region().getByRole('button', { name: cardName(card), exact: true });
+  }
+
+  fan(fan: number): Locator {
+    return this.region().locator('ol.fans > li').nth(fan);
+  }
+
+  foundation(suit: number): Locator {
+    return this.region().getByRole('button', { name: new RegExp(`^${suitName(suit)} foundation`) });
+  }
+
+  message(): Promise<string | null> {
+    return this.region().getByRole('status').textContent();
+  }
+
+  /** Where a card is dropped or clicked to reach `target`. */
+  target(target: Target, card: Card): Locator {
+    if (target.kind === 'foundation') return this.foundation(suitOf(card));
+    if (target.kind === 'fan') return this.fan(target.fan).locator('.card').last();
+    return this.region().getByRole('button', { name: new RegExp(`^Cell ${target.cell + 1}:`) });
+  }
+
+  async drag(from: Locator, to: Locator): Promise<void> {
+    // Aim where the cards have landed, not where a running animation happens to show them.
+    await this.page.waitForFunction(() => document.getAnimations().length === 0);
+    const source = (await from.boundingBox())!;
+    const target = (await to.boundingBox())!;
+    const { mouse } = this.page;
+    await mouse.move(source.x + source.width / 2, source.y + source.height / 2);
+    await mouse.down();
+    await mouse.move(source.x + source.width / 2 + 12, source.y + source.height / 2 + 12, { steps: 3 });
+    await mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 8 });
+    await mouse.up();
+  }
+
+  /** Plays `action` through the UI, then checks the board shows the engine's position. */
+  async play(action: Action, gesture: Gesture): Promise<void> {
+    if (action.type === 'redeal') {
+      const left = this.position.status().redealsLeft;
+      await this.region().getByRole('button', { name: 'Redeal' }).click();
+      await expect.poll(() => this.region().locator('.bar').textContent()).toContain(`Redeals left ${left - 1}`);
+      const layout = await this.fans();
+      expect(this.position.problem(action, layout)).toBeUndefined(); // exactly the gathered cards, dealt in fans of 3
+      this.position.play(action, layout);
+    } else {
+      const source = sourceOf(action)!;
+      const target = targetOf(action)!;
+      const card = source.kind === 'fan' ? this.position.topCard(source.fan)! : source.kind === 'cell' ? this.position.cells[source.cell]! : source.card;
+      const several = destinations(this.position.legalActions(), source).length > 1;
+      const from = this.card(card);
+      if (gesture === 'drag') {
+        await this.drag(from, this.target(target, card));
+      } else if (gesture === 'click') {
+        // A covered card shows only its left strip: that is where a person clicks it.
+        await from.click(source.kind === 'buried' ? { position: { x: 4, y: 12 } } : undefined);
+        if (several) await this.target(target, card).click();
+      } else {
+        if (source.kind !== 'fan' || target.kind === 'cell') throw new Error(`no keyboard walk for ${makeAction(action)}`);
+        // The fans are one tab stop: arrows walk to the source, Enter picks, Enter on the destination drops.
+        await this.region().locator('ol.fans [tabindex="0"]').first().focus();
+        await this.page.keyboard.press('Home');
+        for (let i = 0; i < source.fan; i++) await this.page.keyboard.press('ArrowRight');
+        await expect.poll(() => from.evaluate((element) => element === document.activeElement)).toBe(true);
+        await this.page.keyboard.press('Enter');
+        if (several) {
+          if (target.kind === 'foundation') {
+            await this.foundation(suitOf(card)).focus();
+          } else {
+            const step = target.fan > source.fan ? 'ArrowRight' : 'ArrowLeft';
+            for (let i = 0; i < Math.abs(target.fan - source.fan); i++) await this.page.keyboard.press(step);
+          }
+          await this.page.keyboard.press('Enter');
+        }
+      }
+      this.position.play(action);
+    }
+    this.moves++;
+    await expect.poll(() => this.fans()).toEqual(this.position.fans);
+  }
+}

@@ -1,0 +1,119 @@
+// Browser-test plumbing: the built client served by a real server process, Debian's Chromium
+// through playwright-core, and a reader that turns the board's DOM back into engine cards.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { cardName, DECK, type Card } from '../../shared/index.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const SHOTS = '/tmp/lucie-shots';
+
+export function buildClient(): void {
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface RunningServer {
+  base: string;
+  stop(): Promise<void>;
+}
+
+/** `server/main.ts` as `npm start` runs it, on a free port with a fresh data directory. */
+export async function startServer(): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'lucie-browser-data-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the server did not start within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** One Chromium profile (its own localStorage, so its own player), as TOOLCHAIN.md says to launch it. */
+export async function openBrowser(viewport: { width: number; height: number }, options: { hasTouch?: boolean } = {}): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'lucie-browser-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    viewport,
+    ...options,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A screenshot once every animation has landed, saved as /tmp/lucie-shots/NAME.png. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.waitForFunction(() => document.getAnimations().length === 0);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+}
+
+const CARD_BY_NAME = new Map<string, Card>(DECK.map((card) => [cardName(card), card]));
+
+/** The fans as the board shows them, bottom card first, read from the cards' accessible names. */
+export async function readFans(page: Page, board: string): Promise<Card[][]> {
+  const names = await page
+    .getByRole('region', { name: board })
+    .locator('ol.fans > li')
+    .evaluateAll((fans) => fans.map((fan) => [...fan.querySelectorAll('.card')].map((card) => card.getAttribute('aria-label') ?? '')));
+  return names.map((fan) =>
+    fan.map((name) => {
+      const card = CARD_BY_NAME.get(name);
+      if (card === undefined) throw new Error(`"${name}" is not a card name`);
+      return card;
+    }),
+  );
+}

@@ -1,0 +1,117 @@
+// The practice page in a real browser: the board draws the engine's deal, offers the legal
+// destinations (several light up, Escape cancels), undo inside a deal, the legal-move aid, a
+// confirmed redeal, reserve cells, and a phone-sized screen.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourceKey, sourceOf } from '../../client/src/lib/moves.js';
+import { dealLayout, Position, redealLayout, type Layout } from '../../shared/index.js';
+import { BoardDriver } from './board-driver.js';
+import { buildClient, openBrowser, readFans, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  buildClient();
+  server = await startServer();
+  browser = await openBrowser({ width: 390, height: 844 }, { hasTouch: true });
+  page = browser.page;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const board = () => page.getByRole('region', { name: 'Practice board' });
+const card = (name: string) => board().getByRole('button', { name, exact: true });
+const message = () => board().getByRole('status');
+const targets = () => board().locator('.target').evaluateAll((found) => found.map((element) => element.getAttribute('data-target')));
+const startOf = (layout: Layout): Position => {
+  const start = Position.start('strict', layout);
+  if (!start.ok) throw new Error(start.error);
+  return start.value;
+};
+
+describe('practice on a phone-sized screen', () => {
+  // Seed `abc` deals A♦ on top of fan 8 and 2♦ on top of fan 10: the Ace may go home or onto its 2.
+  const seed = 'abc';
+
+  it('draws the deal of the seed, all 18 fans on the screen width', async () => {
+    await page.goto(`${server.base}/practice?seed=${seed}&variant=strict`);
+    await expect.poll(() => readFans(page, 'Practice board')).toEqual(dealLayout(seed, 'strict'));
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'practice-phone', true);
+  });
+
+  it('lights up every destination of a card with several, and Escape cancels', async () => {
+    await card('Ace of diamonds').click();
+    await expect.poll(targets).toEqual(['F', 'f9']);
+    expect(await message().textContent()).toBe('Choose where: its foundation or fan 10 (Escape cancels)');
+    await screenshot(page, 'practice-choose-phone');
+    await page.keyboard.press('Escape');
+    await expect.poll(targets).toEqual([]);
+    expect(await message().textContent()).toBe('Cancelled');
+  });
+
+  it('plays the chosen destination and undoes it', async () => {
+    await card('Ace of diamonds').click();
+    await board().getByRole('button', { name: /^diamonds foundation/ }).click();
+    await expect.poll(() => board().getByRole('button', { name: /^diamonds foundation/ }).getAttribute('aria-label')).toBe(
+      'diamonds foundation: Ace of diamonds, 1 cards',
+    );
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => readFans(page, 'Practice board')).toEqual(dealLayout(seed, 'strict'));
+    expect(await page.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
+  });
+
+  it('marks every card that has a legal move when asked', async () => {
+    await page.getByLabel('Show legal moves').check();
+    const expected = new Set(startOf(dealLayout(seed, 'strict')).legalActions().flatMap((action) => (sourceOf(action) ? [sourceKey(sourceOf(action)!)] : [])));
+    await expect.poll(() => board().locator('.card.hint').evaluateAll((cards) => cards.map((element) => element.getAttribute('data-source')).sort())).toEqual(
+      [...expected].sort(),
+    );
+    await page.getByLabel('Show legal moves').uncheck();
+  });
+
+  it('asks before a redeal while moves remain, then deals the seed’s next layout', async () => {
+    await board().getByRole('button', { name: 'Redeal' }).click();
+    expect(await message().textContent()).toBe('Legal moves remain: press Redeal again to gather the fans and deal again');
+    await board().getByRole('button', { name: 'Redeal anyway' }).click();
+    const gathered = startOf(dealLayout(seed, 'strict')).gatheredCards();
+    await expect.poll(() => readFans(page, 'Practice board')).toEqual(redealLayout(seed, 1, gathered));
+    expect(await board().locator('.bar').textContent()).toContain('Redeals left 1');
+    expect(await page.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
+  });
+
+  it('moves a card to a reserve cell in fan-reserve', async () => {
+    await page.getByLabel('Variant').selectOption('fan-reserve');
+    await expect.poll(() => board().getByRole('list', { name: 'Reserve cells' }).getByRole('button').count()).toBe(4);
+    const fans = dealLayout(seed, 'fan-reserve');
+    expect(await readFans(page, 'Practice board')).toEqual(fans);
+    await card('6 of clubs').click(); // the top of fan 2 has only the cells to go to
+    await expect.poll(targets).toEqual(['c0', 'c1', 'c2', 'c3']);
+    await board().getByRole('button', { name: 'Cell 2: empty' }).click();
+    await expect.poll(() => board().getByRole('button', { name: 'Cell 2: 6 of clubs' }).count()).toBe(1);
+    await screenshot(page, 'practice-reserve-phone', true);
+  });
+
+  it('offers the merci in the last deal when nothing else is legal, and plays it', async () => {
+    // Seed m150 under this strategy runs out of moves in its last deal after 24 actions.
+    await page.goto(`${server.base}/practice?seed=m150&variant=merci`);
+    const driver = new BoardDriver(page, 'Practice board', 'merci', dealLayout('m150', 'merci'));
+    expect(await driver.fans()).toEqual(driver.position.fans);
+    for (let action = driver.next(); action && action.type !== 'merci'; action = driver.next()) await driver.play(action, 'click');
+    expect(await driver.region().locator('.bar').textContent()).toContain('Merci: available now: pick a covered card');
+
+    const merci = driver.position.legalActions()[0]!;
+    if (merci.type !== 'merci') throw new Error('the merci should be the only kind of action left');
+    const covered = driver.card(merci.card);
+    expect(await covered.getAttribute('tabindex')).toBe('0'); // covered cards join the tab order for the merci
+    await screenshot(page, 'practice-merci-phone', true);
+    await driver.play(merci, 'click');
+    expect(await driver.region().locator('.bar').textContent()).toContain('Merci: used');
+  });
+});

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { codeFrom, duration } from '../../client/src/lib/format.js';
+import {
+  actionFor,
+  attemptProblem,
+  describeAction,
+  destinations,
+  humanize,
+  parseSourceKey,
+  parseTargetKey,
+  sourceKey,
+  stuckReason,
+  targetKey,
+  type Source,
+  type Target,
+} from '../../client/src/lib/moves.js';
+import { makeAction, parseCard, type Action, type Card } from '../../shared/index.js';
+import { DEAD, play, start, swap } from '../shared/helpers.js';
+
+const card = (text: string): Card => {
+  const parsed = parseCard(text);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.value;
+};
+const fan = (number: number): Source => ({ kind: 'fan', fan: number - 1 });
+const toFan = (number: number): Target => ({ kind: 'fan', fan: number - 1 });
+const foundation: Target = { kind: 'foundation' };
+const written = (found: { action: Action }[]): string[] => found.map((choice) => makeAction(choice.action));
+
+/** The rule sheets' worked example: fan 1 holds Q♦ 2♠ 8♣, fan 9 shows 9♣, A♠ is home. */
+function workedExample() {
+  const fans = swap(DEAD, ['AC', 'QD'], ['AD', '2S'], ['KC', '8C'], ['AS', 'KD']);
+  return play(start('strict', fans), ['2>F']);
+}
+
+describe('the board offers what the engine allows', () => {
+  it('sends 8♣ to its only destination, fan 9, in the worked example', () => {
+    const position = workedExample();
+    expect(written(destinations(position.legalActions(), fan(1)))).toEqual(['1>9']);
+    const after = play(position, ['1>9']);
+    expect(written(destinations(after.legalActions(), fan(1)))).toEqual(['1>F']);
+  });
+
+  it('lists every destination when a card has several: an Ace may go home or onto its 2', () => {
+    const position = start('strict', swap(DEAD, ['2D', 'KH'], ['AD', 'KC']));
+    const found = destinations(position.legalActions(), fan(1));
+    expect(written(found)).toEqual(['1>F', '1>3']);
+    expect(found.map((choice) => targetKey(choice.target))).toEqual(['F', 'f2']);
+  });
+
+  it('offers covered cards only through the merci, in the last deal with nothing else legal', () => {
+    const position = play(start('merci', DEAD), ['R', 'R'], [DEAD, DEAD]);
+    const legal = position.legalActions();
+    const aceOfClubs = destinations(legal, { kind: 'buried', card: card('AC') });
+    expect(written(aceOfClubs).slice(0, 3)).toEqual(['M AC>F', 'M AC>1', 'M AC>2']);
+    expect(aceOfClubs).toHaveLength(1 + 18);
+    expect(destinations(legal, fan(1))).toEqual([]);
+  });
+
+  it('finds no destination for a source that has none', () => {
+    const position = workedExample();
+    expect(destinations(position.legalActions(), fan(3))).toEqual([]);
+    expect(destinations(position.legalActions(), { kind: 'buried', card: card('2S') })).toEqual([]);
+  });
+});
+
+describe('refused attempts are explained in the engine’s words', () => {
+  it('says why 8♣ cannot go on K♥', () => {
+    expect(attemptProblem(workedExample(), fan(1), toFan(3))).toBe('8♣ cannot go on K♥: a card goes only on the next higher card of its own suit');
+  });
+
+  it('says why a card cannot go home', () => {
+    expect(attemptProblem(workedExample(), fan(1), foundation)).toBe('8♣ cannot go to the foundation: the clubs foundation starts with A♣');
+  });
+
+  it('says why a picked card has nowhere to go', () => {
+    expect(stuckReason(workedExample(), fan(3))).toBe(
+      'No move for K♥: K♥ cannot go to the foundation: the hearts foundation starts with A♥, and no fan takes it',
+    );
+  });
+
+  it('says a covered card cannot be played, and when the merci would come', () => {
+    const covered = { kind: 'buried', card: card('2S') } as const;
+    expect(stuckReason(workedExample(), covered)).toBe('2♠ is covered: only the top card of a fan can be played');
+    const merci = start('merci', swap(DEAD, ['AC', 'QD'], ['AD', '2S'], ['KC', '8C']));
+    expect(stuckReason(merci, covered)).toBe(
+      '2♠ is covered: only the top card of a fan can be played (merci: the merci comes only in the last deal (2 redeals left))',
+    );
+  });
+
+  it('explains moves the game has no action for', () => {
+    const reserve = start('fan-reserve', DEAD);
+    expect(actionFor({ kind: 'cell', cell: 0 }, { kind: 'cell', cell: 1 })).toBeUndefined();
+    expect(attemptProblem(reserve, { kind: 'cell', cell: 0 }, { kind: 'cell', cell: 1 })).toBe(
+      'a card in a cell can only go to its foundation or onto a fan',
+    );
+    expect(attemptProblem(reserve, { kind: 'buried', card: card('AC') }, { kind: 'cell', cell: 0 })).toBe('a covered card cannot go to a cell');
+    expect(attemptProblem(reserve, { kind: 'cell', cell: 2 }, toFan(1))).toBe('cell 3 is empty');
+  });
+
+  it('asks the engine about an empty fan', () => {
+    const emptied = play(start('strict', swap(DEAD, ['AD', 'KD'])), ['2>F', '2>F', '2>F']);
+    expect(emptied.fans[1]).toEqual([]);
+    expect(attemptProblem(emptied, fan(1), toFan(2))).toBe('fan 2 is empty, and an empty fan stays empty for the rest of the deal');
+    expect(stuckReason(emptied, fan(2))).toBe('there is no card there');
+  });
+});
+
+describe('names and keys', () => {
+  it('writes engine card codes for people', () => {
+    expect(humanize('TC cannot go on JS: the spades foundation needs 2S next')).toBe('10♣ cannot go on J♠: the spades foundation needs 2♠ next');
+    expect(humanize('no redeal left: all 2 have been used')).toBe('no redeal left: all 2 have been used');
+  });
+
+  it('describes actions for the live region', () => {
+    const position = workedExample();
+    expect(describeAction(position, { type: 'fan-to-fan', from: 0, to: 8 })).toBe('8 of clubs to fan 9');
+    expect(describeAction(play(position, ['1>9']), { type: 'fan-to-foundation', from: 0 })).toBe('2 of spades to the spades foundation');
+    expect(describeAction(position, { type: 'redeal' })).toBe('Redeal 1');
+  });
+
+  it('reads back the keys it writes', () => {
+    const sources: Source[] = [fan(4), { kind: 'cell', cell: 2 }, { kind: 'buried', card: 40 }];
+    for (const source of sources) expect(parseSourceKey(sourceKey(source))).toEqual(source);
+    const targets: Target[] = [toFan(18), { kind: 'cell', cell: 0 }, foundation];
+    for (const target of targets) expect(parseTargetKey(targetKey(target))).toEqual(target);
+    expect(parseSourceKey('x1')).toBeUndefined();
+    expect(parseTargetKey('f')).toBeUndefined();
+  });
+});
+
+describe('formatting', () => {
+  it('finds the race code in a link or a typed code', () => {
+    expect(codeFrom('https://lucie.example/race/k7mq2x')).toBe('K7MQ2X');
+    expect(codeFrom('  K7MQ2X ')).toBe('K7MQ2X');
+    expect(codeFrom('/r/ABCDEF/')).toBe('ABCDEF');
+    expect(codeFrom('http://127.0.0.1:3000/race/ABCDEF?from=mail')).toBe('ABCDEF');
+    expect(codeFrom('ABC')).toBeUndefined();
+    expect(codeFrom('https://lucie.example/race/')).toBeUndefined();
+  });
+
+  it('writes durations as m:ss or h:mm:ss', () => {
+    expect(duration(0)).toBe('0:00');
+    expect(duration(65_400)).toBe('1:05');
+    expect(duration(3_723_000)).toBe('1:02:03');
+    expect(duration(-500)).toBe('0:00');
+  });
+});
