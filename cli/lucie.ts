@@ -19,7 +19,8 @@ function verify(files: string[]): number {
   for (const file of files) {
     let outcome: VerifyOutcome;
     try {
-      outcome = verifyRecord(readFileSync(file === '-' ? 0 : file, 'utf8'));
+      // A byte-order mark is how some editors start a UTF-8 file, not part of the JSON.
+      outcome = verifyRecord(readFileSync(file === '-' ? 0 : file, 'utf8').replace(/^\uFEFF/, ''));
     } catch (error) {
       outcome = { ok: false, index: null, reason: `cannot read ${file}: ${(error as Error).message}` };
     }

@@ -23,7 +23,7 @@ import {
 } from './protocol.js';
 import { rankStandings, type Finisher } from './standings.js';
 
-/** Where play can cycle (super-flower-garden) a game may never end by itself: such a race always has a limit. */
+/** Where play can cycle (super-flower-garden, shamrocks, fan-reserve) a game may never end by itself: such a race always has a limit. */
 export const CYCLING_TIME_LIMIT_SECONDS = 30 * 60;
 
 type RaceRow = typeof races.$inferSelect;
@@ -80,7 +80,7 @@ export class RaceService {
           code,
           variant: options.variant,
           seats: options.seats,
-          timeLimitSeconds: options.timeLimitSeconds ?? (VARIANTS[options.variant].build === 'same-suit-up-or-down' ? CYCLING_TIME_LIMIT_SECONDS : null),
+          timeLimitSeconds: options.timeLimitSeconds ?? (VARIANTS[options.variant].canCycle ? CYCLING_TIME_LIMIT_SECONDS : null),
           seed: randomBytes(18).toString('base64url'),
           state: 'lobby',
           creatorId: creator.id,

@@ -32,6 +32,11 @@ export interface Rules {
   readonly cells: number;
   /** An empty fan may take a King during the deal in which it emptied. */
   readonly kingsInSpaces: boolean;
+  /**
+   * Play can cycle, so a game may never end by itself (a card shuttles between two fans, or to a
+   * cell and back): such games need a time limit.
+   */
+  readonly canCycle: boolean;
 }
 
 const STRICT: Rules = {
@@ -44,6 +49,7 @@ const STRICT: Rules = {
   maxFanSize: null,
   cells: 0,
   kingsInSpaces: false,
+  canCycle: false,
 };
 
 /** The one table of rules: every variant is the strict profile with the differences named. */
@@ -51,14 +57,15 @@ export const VARIANTS: { readonly [id in VariantId]: Rules } = {
   strict: STRICT,
   merci: { ...STRICT, id: 'merci', title: 'Three shuffles and a draw (merci)', merci: true },
   trefoil: { ...STRICT, id: 'trefoil', title: 'Trefoil', acesStart: true },
-  shamrocks: { ...STRICT, id: 'shamrocks', title: 'Shamrocks', build: 'any-suit-down', maxFanSize: 3 },
+  shamrocks: { ...STRICT, id: 'shamrocks', title: 'Shamrocks', build: 'any-suit-down', maxFanSize: 3, canCycle: true },
   'super-flower-garden': {
     ...STRICT,
     id: 'super-flower-garden',
     title: 'Super Flower Garden',
     build: 'same-suit-up-or-down',
+    canCycle: true,
   },
-  'fan-reserve': { ...STRICT, id: 'fan-reserve', title: 'Fan with reserve', cells: 4 },
+  'fan-reserve': { ...STRICT, id: 'fan-reserve', title: 'Fan with reserve', cells: 4, canCycle: true },
   'kings-in-spaces': { ...STRICT, id: 'kings-in-spaces', title: 'Kings in spaces', kingsInSpaces: true },
   'no-redeal': { ...STRICT, id: 'no-redeal', title: 'No redeal', redeals: 0 },
 };

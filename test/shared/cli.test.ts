@@ -56,6 +56,12 @@ describe('lucie verify', () => {
     expect(lucie(['verify', '-'], JSON.stringify(record({}))).status).toBe(0);
   });
 
+  it('reads a file that starts with a UTF-8 byte-order mark like any other', () => {
+    const run = lucie(['verify', file('bom.json', '\uFEFF' + JSON.stringify(record({})))]);
+    expect(run.stdout).toBe('{"ok":true,"foundations":0,"won":false,"over":false,"redealsUsed":0}\n');
+    expect(run.status).toBe(0);
+  });
+
   it('reports malformed input on its own line and goes on with the next record', () => {
     const notJson = file('not.json', '{"format": "lucie-record/1",');
     const empty = file('empty.json', '');
@@ -109,16 +115,21 @@ describe('lucie deal', () => {
     expect(JSON.parse(lucie(['deal', '--seed', '']).stdout).deals[0][0]).toBe('3D AS JD');
   });
 
-  it.each(VARIANT_IDS)('deals %s records that verify as new games', (variant) => {
-    const dealt = lucie(['deal', '--seed', 'daily-2026-11-29', '--variant', variant]);
-    expect(dealt.status).toBe(0);
-    const json = JSON.parse(dealt.stdout) as { variant: string; seed: string; deals: string[][]; actions: string[] };
-    expect([json.variant, json.seed, json.actions, json.deals.length]).toEqual([variant, 'daily-2026-11-29', [], 1]);
-    expect(json.deals[0]).toEqual(makeLayout(dealLayout('daily-2026-11-29', variant)));
-    const verified = lucie(['verify', '-'], dealt.stdout);
+  it('deals records of every variant that verify as new games', () => {
+    const files = VARIANT_IDS.map((variant) => {
+      const dealt = lucie(['deal', '--seed', 'daily-2026-11-29', '--variant', variant]);
+      expect(dealt.status).toBe(0);
+      const json = JSON.parse(dealt.stdout) as { variant: string; seed: string; deals: string[][]; actions: string[] };
+      expect([json.variant, json.seed, json.actions, json.deals.length]).toEqual([variant, 'daily-2026-11-29', [], 1]);
+      expect(json.deals[0]).toEqual(makeLayout(dealLayout('daily-2026-11-29', variant)));
+      return file(`deal-${variant}.json`, dealt.stdout);
+    });
+    const verified = lucie(['verify', ...files]);
     expect(verified.status).toBe(0);
-    const outcome = JSON.parse(verified.stdout) as Record<string, unknown>;
-    expect(outcome).toMatchObject({ ok: true, foundations: variant === 'trefoil' ? 4 : 0, won: false, redealsUsed: 0 });
+    const outcomes = verified.stdout.trimEnd().split('\n').map((text) => JSON.parse(text) as Record<string, unknown>);
+    expect(outcomes.map(({ over: _over, ...outcome }) => outcome)).toEqual(
+      VARIANT_IDS.map((variant) => ({ ok: true, foundations: variant === 'trefoil' ? 4 : 0, won: false, redealsUsed: 0 })),
+    );
   });
 
   it('runs as `npx lucie`, the bin of the root package', () => {

@@ -9,7 +9,6 @@ import {
   makeLayout,
   parseAction,
   parseLayout,
-  type Card,
   type Layout,
   type VariantId,
 } from '../../shared/index.js';
@@ -125,5 +124,3 @@ export const snapshot = (position: Position) => ({
   cells: [...position.cells],
   status: position.status(),
 });
-
-export const cards = (text: string): Card[] => layout([text])[0]!.slice();

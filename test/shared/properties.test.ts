@@ -12,6 +12,7 @@ import {
   makeAction,
   makeLayout,
   makeRecord,
+  parseAction,
   parseRecord,
   recordOf,
   redealLayout,
@@ -24,6 +25,9 @@ import {
   type VariantId,
 } from '../../shared/index.js';
 import { census, snapshot } from './helpers.js';
+
+// A failing playout shrinks slowly (hundreds of picks): report what shrinking found by then.
+fc.configureGlobal({ interruptAfterTimeLimit: 20_000 });
 
 const variants = fc.constantFrom(...VARIANT_IDS);
 const seeds = fc.string({ maxLength: 12 });
@@ -78,7 +82,6 @@ function expectLegalityAgrees(position: Position, seed: string): void {
 interface Game {
   readonly final: Position;
   readonly record: GameRecord;
-  readonly positions: number;
 }
 
 /**
@@ -121,7 +124,7 @@ function playout(variant: VariantId, seed: string, choices: readonly number[], v
     actions.push(action);
   }
   check(choices.length);
-  return { final: position, record: recordOf(variant, deals, actions, { seed }), positions: choices.length };
+  return { final: position, record: recordOf(variant, deals, actions, { seed }) };
 }
 
 describe('properties of random playouts', () => {
@@ -148,8 +151,10 @@ describe('properties of random playouts', () => {
   it('leave nothing legal once the game is over', () => {
     fc.assert(
       fc.property(variants, seeds, (variant, seed) => {
-        // Keep playing the first listed move until the game ends (or a cycling variant runs long).
+        // Keep playing the second listed move (redealing only when stuck) until the game ends.
         const { final } = playout(variant, seed, Array(400).fill(1));
+        // Play cannot cycle in these variants, so 400 actions always end the game.
+        if (['strict', 'merci', 'trefoil', 'kings-in-spaces', 'no-redeal'].includes(variant)) expect(final.status().over).toBe(true);
         if (!final.status().over) return;
         expect(final.legalActions()).toEqual([]);
         expectLegalityAgrees(final, seed);
@@ -177,7 +182,25 @@ describe('properties of random playouts', () => {
     );
   });
 
-  it('cut short by one action, verify the record as far as it goes (every prefix is legal)', () => {
+  it('verify the first illegal action at its index, with the reason problem() gives', () => {
+    fc.assert(
+      fc.property(variants, seeds, picks, fc.nat(), (variant, seed, choices, pick) => {
+        const { final, record } = playout(variant, seed, choices);
+        const legal = new Set(final.legalActions().map(makeAction));
+        const illegal = candidates(final).filter((action) => !legal.has(makeAction(action)));
+        const text = makeAction(illegal[pick % illegal.length]!);
+        // Out-of-range fans and cells write as text the grammar refuses (`0>F`, `C5>1`).
+        const action = parseAction(text);
+        const reason = action.ok ? final.problem(action.value) : action.error;
+        const outcome = verifyRecord(JSON.stringify(makeRecord({ ...record, actions: [...record.actions, text, 'R'] })));
+        expect(outcome).toEqual({ ok: false, index: record.actions.length, action: text, reason });
+        expect(typeof reason).toBe('string');
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('cut short anywhere, verify as far as they go; deals past the last redeal kept are never reached', () => {
     fc.assert(
       fc.property(variants, seeds, picks, fc.nat(), (variant, seed, choices, cut) => {
         const { record } = playout(variant, seed, choices);

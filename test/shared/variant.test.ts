@@ -6,9 +6,9 @@ const DIFFERENCES: Record<string, Partial<Rules>> = {
   strict: {},
   merci: { merci: true },
   trefoil: { acesStart: true },
-  shamrocks: { build: 'any-suit-down', maxFanSize: 3 },
-  'super-flower-garden': { build: 'same-suit-up-or-down' },
-  'fan-reserve': { cells: 4 },
+  shamrocks: { build: 'any-suit-down', maxFanSize: 3, canCycle: true },
+  'super-flower-garden': { build: 'same-suit-up-or-down', canCycle: true },
+  'fan-reserve': { cells: 4, canCycle: true },
   'kings-in-spaces': { kingsInSpaces: true },
   'no-redeal': { redeals: 0 },
 };
@@ -39,6 +39,7 @@ describe('variants', () => {
       maxFanSize: null,
       cells: 0,
       kingsInSpaces: false,
+      canCycle: false,
     });
     expect(FAN_SIZE).toBe(3);
   });
