@@ -5,11 +5,13 @@ import type { SynchronousMode } from './db/index.js';
 import { HttpError } from './errors.js';
 import { Hub } from './hub.js';
 import clientPlugin from './plugins/client.js';
+import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
 import gamesPlugin from './plugins/games.js';
 import healthPlugin from './plugins/health.js';
 import playersPlugin from './plugins/players.js';
 import racesPlugin from './plugins/races.js';
+import replaysPlugin from './plugins/replays.js';
 import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
 import type { HttpError as HttpErrorBody } from './protocol.js';
 
@@ -33,6 +35,8 @@ export interface AppOptions {
   socketLimits?: Partial<SocketLimits>;
   /** The built client to serve; null serves the API only. */
   clientDir?: string | null;
+  /** The daily seeds' secret; by default one made on first start and kept in the database. */
+  dailySecret?: string;
 }
 
 export const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../dist/client', import.meta.url));
@@ -61,6 +65,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(playersPlugin);
   await app.register(gamesPlugin);
   await app.register(racesPlugin, { countdownMs: options.countdownMs ?? DEFAULT_COUNTDOWN_MS });
+  await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
+  await app.register(replaysPlugin);
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);
   await app.register(clientPlugin, { clientDir: options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir });

@@ -22,10 +22,11 @@ import {
 } from '../shared/index.js';
 import type { Clock } from './clock.js';
 import { transaction, type Db, type Transaction } from './db/index.js';
-import { gameActions, gameDeals, games, type GameKind } from './db/schema.js';
+import { gameActions, gameDeals, games } from './db/schema.js';
 import type { Refusal } from './errors.js';
 import type { Hub } from './hub.js';
-import type { AckBody, GameState, GameStatus, PlayerView, ServerMessageOf } from './protocol.js';
+import type { AckBody, GameKind, GameState, GameStatus, PlayerView, ServerMessageOf } from './protocol.js';
+import { rankKey } from './standings.js';
 
 export interface LiveGame {
   readonly id: number;
@@ -36,7 +37,7 @@ export interface LiveGame {
   /** Secret: only the server deals from it. */
   readonly seed: string;
   readonly startedAt: number;
-  /** When the game stops by itself (a race's time limit), or null. */
+  /** When the game stops by itself (a race's time limit, the end of a daily attempt's day), or null. */
   readonly deadline: number | null;
   /** Layouts dealt so far, as makeLayout strings: deals[k] after the k-th redeal. */
   readonly deals: string[][];
@@ -100,6 +101,13 @@ export class GameService {
         .values({ gameId: id, index: sql.placeholder('index'), action: sql.placeholder('action'), at: sql.placeholder('at') })
         .prepare(),
       deal: db.insert(gameDeals).values({ gameId: id, k: sql.placeholder('k'), layout: sql.placeholder('layout') }).prepare(),
+      // A move that leaves the game playing changes only its counts: writing the unchanged status
+      // again would rewrite the `games_playing` index too, one more page in every commit.
+      progress: db
+        .update(games)
+        .set({ foundations: value('foundations'), redealsUsed: value('redealsUsed'), moves: value('moves') })
+        .where(eq(games.id, id))
+        .prepare(),
       result: db
         .update(games)
         .set({
@@ -108,6 +116,7 @@ export class GameService {
           moves: value('moves'),
           status: value('status'),
           finishedAt: value('finishedAt'),
+          rankKey: value('rankKey'),
         })
         .where(eq(games.id, id))
         .prepare(),
@@ -186,20 +195,7 @@ export class GameService {
     if (cached) return cached;
     const row = this.db.select().from(games).where(eq(games.id, id)).get();
     if (!row) return undefined;
-    const deals = this.db
-      .select({ layout: gameDeals.layout })
-      .from(gameDeals)
-      .where(eq(gameDeals.gameId, id))
-      .orderBy(asc(gameDeals.k))
-      .all()
-      .map((deal) => deal.layout);
-    const actions = this.db
-      .select({ action: gameActions.action })
-      .from(gameActions)
-      .where(eq(gameActions.gameId, id))
-      .orderBy(asc(gameActions.index))
-      .all()
-      .map((row) => row.action);
+    const { deals, actions } = loadMoveLog(this.db, id);
     const game: LiveGame = {
       id,
       kind: row.kind,
@@ -292,14 +288,9 @@ export class GameService {
     this.transaction(() => {
       this.store.action.run({ gameId: game.id, index: nextIndex, action: text, at });
       if (layout) this.store.deal.run({ gameId: game.id, k: position.redealsUsed, layout });
-      this.store.result.run({
-        gameId: game.id,
-        foundations: status.foundations,
-        redealsUsed: status.redealsUsed,
-        moves: nextIndex + 1,
-        status: state,
-        finishedAt: state === 'playing' ? null : at,
-      });
+      const counts = { gameId: game.id, foundations: status.foundations, redealsUsed: status.redealsUsed, moves: nextIndex + 1 };
+      if (state === 'playing') this.store.progress.run(counts);
+      else this.store.result.run({ ...counts, status: state, finishedAt: at, rankKey: rankKey(status.foundations, at - game.startedAt) });
     });
     // Stored: now the move counts.
     game.position = position;
@@ -354,11 +345,19 @@ export class GameService {
     return game;
   }
 
-  /** Refuses changes to a finished game, first ending it if its deadline has passed unseen. */
-  private overRefusal(game: LiveGame): Refusal | undefined {
+  /**
+   * Ends a game whose deadline has passed before its timer fired (a busy or just restarted
+   * server), so nothing reads or plays it as still running.
+   */
+  expireIfDue(game: LiveGame): void {
     if (game.state === 'playing' && game.deadline !== null && this.clock.now() >= game.deadline) {
       this.end(game, 'timed-out', game.deadline);
     }
+  }
+
+  /** Refuses changes to a finished game, first ending it if its deadline has passed unseen. */
+  private overRefusal(game: LiveGame): Refusal | undefined {
+    this.expireIfDue(game);
     if (game.state === 'playing') return undefined;
     return {
       code: 'game-over',
@@ -378,7 +377,11 @@ export class GameService {
 
   /** Ends a playing game without an action (resignation, time limit). */
   private end(game: LiveGame, state: Exclude<GameState, 'playing'>, at: number): void {
-    this.db.update(games).set({ status: state, finishedAt: at }).where(and(eq(games.id, game.id), eq(games.status, 'playing'))).run();
+    this.db
+      .update(games)
+      .set({ status: state, finishedAt: at, rankKey: rankKey(game.position.foundationCount(), at - game.startedAt) })
+      .where(and(eq(games.id, game.id), eq(games.status, 'playing')))
+      .run();
     this.finish(game, state, at);
   }
 
@@ -418,13 +421,34 @@ export class GameService {
   }
 
   private rebuild(variant: VariantId, deals: readonly string[][], actions: readonly string[]): Position {
-    const layouts = deals.map((deal, k) => {
-      const layout = parseLayout(deal);
-      if (!layout.ok) throw new Error(`stored deal ${k} is unreadable: ${layout.error}`);
-      return layout.value;
-    });
-    const replay = replayRecord({ variant, deals: layouts, actions });
+    const replay = replayRecord({ variant, deals: deals.map(storedLayout), actions });
     if (!replay.ok) throw new Error(`stored move log does not replay: ${JSON.stringify(replay.error)}`);
     return replay.value;
   }
+}
+
+/** A stored layout (deals[k] of a game), read back; the server wrote it, so a failure is a fault. */
+export function storedLayout(deal: readonly string[], k: number): Layout {
+  const layout = parseLayout(deal);
+  if (!layout.ok) throw new Error(`stored deal ${k} is unreadable: ${layout.error}`);
+  return layout.value;
+}
+
+/** A game's stored move log: every dealt layout (makeLayout strings, k = 0 first) and the actions in order. */
+export function loadMoveLog(db: Db, gameId: number): { deals: string[][]; actions: string[] } {
+  const deals = db
+    .select({ layout: gameDeals.layout })
+    .from(gameDeals)
+    .where(eq(gameDeals.gameId, gameId))
+    .orderBy(asc(gameDeals.k))
+    .all()
+    .map((deal) => deal.layout);
+  const actions = db
+    .select({ action: gameActions.action })
+    .from(gameActions)
+    .where(eq(gameActions.gameId, gameId))
+    .orderBy(asc(gameActions.index))
+    .all()
+    .map((row) => row.action);
+  return { deals, actions };
 }

@@ -14,7 +14,14 @@ if (!SYNCHRONOUS_MODES.includes(synchronous)) {
   process.exit(2);
 }
 
-const app = await buildApp({ dataDir, logLevel: process.env.LOG_LEVEL ?? 'info', countdownMs, synchronous });
+// Unset: a secret made on first start and kept in the database.
+const dailySecret = process.env.DAILY_SECRET || undefined;
+if (dailySecret !== undefined && dailySecret.length < 32) {
+  console.error('DAILY_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)');
+  process.exit(2);
+}
+
+const app = await buildApp({ dataDir, logLevel: process.env.LOG_LEVEL ?? 'info', countdownMs, synchronous, dailySecret });
 
 let closing = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {

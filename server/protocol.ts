@@ -256,3 +256,165 @@ export interface HttpError {
   message: string;
   field?: string;
 }
+
+// ---------------------------------------------------------------- daily seed, replays, history (HTTP)
+
+/** A UTC day, `YYYY-MM-DD`, that exists in the calendar. */
+export const dayString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is written YYYY-MM-DD')
+  .refine((day) => {
+    const date = new Date(`${day}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+  }, 'no such day in the calendar');
+
+/** A positive integer written in decimal in a URL (no sign, no leading zero, no exponent). */
+const urlInteger = (rule: string) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,14})$/, rule)
+    .transform(Number);
+
+export const gameIdParams = z.strictObject({ id: urlInteger('a game id is a positive integer').pipe(gameId) });
+export const dayParams = z.strictObject({ day: dayString });
+
+export const LEADERBOARD_PAGE = 50;
+export const HISTORY_PAGE = 20;
+export const PAGE_MAX = 100;
+/** `?limit=&offset=`, both optional. */
+const pageQuery = (defaultLimit: number) =>
+  z.strictObject({
+    limit: urlInteger(`limit is a whole number from 1 to ${PAGE_MAX}`)
+      .pipe(z.number().min(1, `limit is a whole number from 1 to ${PAGE_MAX}`).max(PAGE_MAX, `limit is a whole number from 1 to ${PAGE_MAX}`))
+      .default(defaultLimit),
+    offset: urlInteger('offset is a whole number from 0').default(0),
+  });
+export const leaderboardQuery = pageQuery(LEADERBOARD_PAGE);
+export const historyQuery = pageQuery(HISTORY_PAGE);
+export type LeaderboardQuery = z.input<typeof leaderboardQuery>;
+export type HistoryQuery = z.input<typeof historyQuery>;
+export type Page = z.output<typeof leaderboardQuery>;
+
+/** Why a game exists: a race seat, the daily seed, or free practice. */
+export const GAME_KINDS = ['race', 'daily', 'practice'] as const;
+export type GameKind = (typeof GAME_KINDS)[number];
+
+/** One finished attempt on a day's leaderboard. */
+export const leaderboardEntry = z.object({
+  /** Standard competition rank (1, 2, 2, 4): wins by elapsed time, then losses by cards home, then elapsed time. */
+  rank: z.number().int(),
+  playerId: z.number().int(),
+  name: z.string(),
+  gameId,
+  state: gameState,
+  foundations: z.number().int(),
+  /** From the deal to the end of the attempt, ms: what ties are judged on after cards home. */
+  elapsedMs: z.number().int(),
+  finishedAt: z.number(),
+});
+
+/** The requesting player's own attempt at a day (also while it is still being played). */
+export const dailyAttempt = z.object({
+  gameId,
+  state: gameState,
+  foundations: z.number().int(),
+  moves: z.number().int(),
+  startedAt: z.number(),
+  finishedAt: z.number().nullable(),
+  elapsedMs: z.number().int().nullable(),
+  /** Rank on the day's leaderboard once finished (null while playing). */
+  rank: z.number().int().nullable(),
+  /** 0-based place in the leaderboard's order once finished: the page holding it starts at `offset = position - position % limit`. */
+  position: z.number().int().nullable(),
+});
+
+export const dailyView = z.object({
+  /** The UTC day, YYYY-MM-DD. */
+  day: z.string(),
+  variant: variantId,
+  /** 00:00 UTC of the day, and of the next day: attempts still playing then end as `timed-out`. */
+  opensAt: z.number(),
+  closesAt: z.number(),
+  /** True while the day is running: attempts can be started, the seed and others' moves are hidden. */
+  open: z.boolean(),
+  /** The day's seed, revealed once the day is over; null before. */
+  seed: z.string().nullable(),
+  /** Attempts ended (on the leaderboard) and still being played. */
+  finished: z.number().int(),
+  playing: z.number().int(),
+  /** The requesting player's attempt (null without a token or without an attempt). */
+  me: dailyAttempt.nullable(),
+});
+
+export const leaderboardView = z.object({
+  day: z.string(),
+  open: z.boolean(),
+  /** Finished attempts on the board, and attempts still being played (not on the board). */
+  total: z.number().int(),
+  playing: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  entries: z.array(leaderboardEntry),
+  /** The requesting player's attempt, wherever it is on the board (null without one). */
+  me: dailyAttempt.nullable(),
+});
+
+/** What anyone may know about a game: never its layouts or moves (those are in its record). */
+export const gameSummary = z.object({
+  id: gameId,
+  kind: z.enum(GAME_KINDS),
+  variant: variantId,
+  player: playerView,
+  /** The race's code (race games) or the UTC day (daily games); null otherwise. */
+  raceCode: z.string().nullable(),
+  day: z.string().nullable(),
+  startedAt: z.number(),
+  result: z.object({
+    state: gameState,
+    foundations: z.number().int(),
+    won: z.boolean(),
+    redealsUsed: z.number().int(),
+    moves: z.number().int(),
+    finishedAt: z.number().nullable(),
+    elapsedMs: z.number().int().nullable(),
+  }),
+  /** Final standing in the race (once the race is finished), or rank on the day's leaderboard (once the attempt is finished). */
+  rank: z.number().int().nullable(),
+  /** The seed, once revealed (race finished, day over). */
+  seed: z.string().nullable(),
+  /** Whether the requester may download the record now (GET /api/games/:id/record). */
+  recordAvailable: z.boolean(),
+});
+
+export const historyView = z.object({
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  /** Newest first. */
+  games: z.array(gameSummary),
+});
+
+export type LeaderboardEntry = z.infer<typeof leaderboardEntry>;
+export type DailyAttempt = z.infer<typeof dailyAttempt>;
+export type DailyView = z.infer<typeof dailyView>;
+export type LeaderboardView = z.infer<typeof leaderboardView>;
+export type GameSummary = z.infer<typeof gameSummary>;
+export type HistoryView = z.infer<typeof historyView>;
+
+export interface DailyAnswer {
+  daily: DailyView;
+}
+/** `POST /api/daily/start`: the attempt as the websocket's `game` message (play it with `action` by gameId). */
+export interface DailyStartAnswer {
+  daily: DailyView;
+  game: ServerMessageOf<'game'>;
+}
+export interface LeaderboardAnswer {
+  leaderboard: LeaderboardView;
+}
+export interface GameSummaryAnswer {
+  game: GameSummary;
+}
+export interface HistoryAnswer {
+  history: HistoryView;
+}

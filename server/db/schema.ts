@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { VARIANT_IDS } from '../../shared/index.js';
-import { GAME_STATES, RACE_STATES } from '../protocol.js';
+import { GAME_KINDS, GAME_STATES, RACE_STATES } from '../protocol.js';
 
 export const players = sqliteTable('players', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -48,10 +48,6 @@ export const raceEntries = sqliteTable(
   (table) => [primaryKey({ columns: [table.raceId, table.playerId] }), uniqueIndex('race_entries_seat').on(table.raceId, table.seat)],
 );
 
-/** Why a game exists: a race seat, the daily seed, or free practice. */
-export const GAME_KINDS = ['race', 'daily', 'practice'] as const;
-export type GameKind = (typeof GAME_KINDS)[number];
-
 /** One player's game. Its move log is game_deals + game_actions; the columns below are its result so far. */
 export const games = sqliteTable(
   'games',
@@ -72,17 +68,45 @@ export const games = sqliteTable(
     redealsUsed: integer('redeals_used').notNull().default(0),
     moves: integer('moves').notNull().default(0),
     startedAt: integer('started_at').notNull(),
-    /** When the game stops by itself (a race's time limit), or null. */
+    /** When the game stops by itself (a race's time limit, a daily attempt's end of day), or null. */
     deadline: integer('deadline'),
     finishedAt: integer('finished_at'),
+    /** Set when the game ends: its result as one number, smaller is better (standings.ts `rankKey` of cards home and elapsed time). */
+    rankKey: integer('rank_key'),
   },
   (table) => [
     uniqueIndex('games_race_player').on(table.raceId, table.playerId),
     // One daily game per player and day (day is null, hence never equal, for other kinds).
     uniqueIndex('games_player_day').on(table.playerId, table.day),
     index('games_playing').on(table.status).where(sql`${table.status} = 'playing'`),
+    // A day's leaderboard in rank order (unfinished attempts, rank_key null, sort first); rowid breaks ties.
+    index('games_daily_board').on(table.day, table.rankKey).where(sql`${table.day} is not null`),
+    // A player's history, newest first (the index carries the rowid).
+    index('games_player').on(table.playerId),
   ],
 );
+
+/**
+ * How many attempts of a day finished with each number of cards home, kept by triggers on
+ * `games` (migrations/0002): a rank is the finishers with more cards plus a short index count
+ * among those with as many, never a count over the whole day.
+ */
+export const dailyTallies = sqliteTable(
+  'daily_tallies',
+  {
+    day: text('day').notNull(),
+    foundations: integer('foundations').notNull(),
+    finished: integer('finished').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.foundations] })],
+);
+
+/** Server secrets made on first start (the daily seeds' HMAC key), by name. */
+export const secrets = sqliteTable('secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
 
 /** Every layout dealt to a game: k = 0 is the first, k the k-th redeal. */
 export const gameDeals = sqliteTable(

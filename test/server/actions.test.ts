@@ -1,8 +1,21 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeAction, makeLayout, redealLayout } from '../../shared/index.js';
-import { gameActions, gameDeals } from '../../server/db/schema.js';
-import { api, Client, createPlayer, createRace, dbState, Mirror, play, setSeed, startServer, type TestPlayer, type TestServer } from './helpers.js';
+import { gameActions, gameDeals, games } from '../../server/db/schema.js';
+import {
+  api,
+  Client,
+  createPlayer,
+  createRace,
+  dbState,
+  Mirror,
+  play,
+  playToEnd,
+  setSeed,
+  startServer,
+  type TestPlayer,
+  type TestServer,
+} from './helpers.js';
 
 const SEED = 's0';
 
@@ -80,6 +93,27 @@ describe('action indexes', () => {
     const tab = await Client.connect(server.wsBase, ana);
     const ack = await play(a, mirror, mirror.choose()!);
     expect(await tab.next('ack')).toEqual(ack);
+  });
+});
+
+describe('the stored game', () => {
+  it('keeps its counts in step with every move and takes its result with the last one', async () => {
+    const row = () => server.app.db.select().from(games).where(eq(games.id, mirror.gameId)).get()!;
+    for (let moves = 1; moves <= 3; moves++) {
+      await play(a, mirror, mirror.choose()!);
+      const { position } = mirror;
+      expect(row()).toMatchObject({ status: 'playing', moves, foundations: position.foundationCount(), redealsUsed: position.redealsUsed, finishedAt: null });
+    }
+    await playToEnd(a, mirror);
+    const over = await a.next('game-over');
+    expect(over.status.state).not.toBe('playing');
+    expect(row()).toMatchObject({
+      status: over.status.state,
+      moves: mirror.actions.length,
+      foundations: mirror.position.foundationCount(),
+      redealsUsed: mirror.position.redealsUsed,
+      finishedAt: over.status.finishedAt,
+    });
   });
 });
 

@@ -179,11 +179,9 @@ export class Mirror {
     return new Mirror(game.gameId, game.variant, game.deals[0]!);
   }
 
-  /** A sensible next action: a card home, else a fan move, else a redeal; undefined when over. */
+  /** A sensible next action (see `chooseAction`). */
   choose(): Action | undefined {
-    const legal = this.position.legalActions();
-    const moves = legal.filter((action) => action.type !== 'redeal');
-    return moves.find((action) => action.type === 'fan-to-foundation') ?? moves[0] ?? legal[0];
+    return chooseAction(this.position);
   }
 
   apply(ack: ServerMessageOf<'ack'> | Omit<ServerMessageOf<'ack'>, 'type'>): void {
@@ -192,6 +190,34 @@ export class Mirror {
     this.position.play(action, ack.layout && layoutOf(ack.layout));
     this.actions.push(ack.action);
   }
+}
+
+/** A sensible next action: a card home, else a fan move, else a redeal; undefined when over. */
+export function chooseAction(position: Position): Action | undefined {
+  const legal = position.legalActions();
+  const moves = legal.filter((action) => action.type !== 'redeal');
+  return moves.find((action) => action.type === 'fan-to-foundation') ?? moves[0] ?? legal[0];
+}
+
+/**
+ * A daily secret whose 2026-11-29 deal (the ManualClock's first day) `chooseAction` wins in 78
+ * actions, and whose 2026-11-30 deal it loses with 6 cards home (found by trying secrets).
+ */
+export const TEST_DAILY_SECRET = 'test-daily-secret-0030-for-the-server-suite';
+
+/**
+ * Plays `chooseAction` for `player` straight through the game service (the path every socket
+ * action takes), at most `count` actions or to the end; returns the actions played.
+ */
+export function autoplay(app: FastifyInstance, player: TestPlayer, gameId: number, count = Number.POSITIVE_INFINITY): string[] {
+  const game = app.games.get(gameId)!;
+  const played: string[] = [];
+  for (let action = chooseAction(game.position); action && played.length < count; action = chooseAction(game.position)) {
+    const refusal = app.games.play(player, { gameId, index: game.actions.length, action: makeAction(action) });
+    if (refusal) throw new Error(`${refusal.code}: ${refusal.message}`);
+    played.push(game.actions[game.actions.length - 1]!);
+  }
+  return played;
 }
 
 /** Plays `action` as the next index and waits for its ack, applying it to the mirror. */

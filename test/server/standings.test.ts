@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankStandings, type Finisher } from '../../server/standings.js';
+import { competitionRanks, firstRankKey, rankKey, rankStandings, type Finisher } from '../../server/standings.js';
 
 const finisher = (name: string, state: Finisher['state'], foundations: number, finishedAt: number | null): Finisher => ({
   playerId: name.charCodeAt(0),
@@ -39,5 +39,27 @@ describe('race standings', () => {
       [1, 'Bob'],
       [3, 'Cid'],
     ]);
+  });
+});
+
+describe('the rank key', () => {
+  it('orders by cards home (more first), then time (less first), a win before any loss', () => {
+    const day = 86_400_000;
+    expect(rankKey(52, day)).toBeLessThan(rankKey(51, 0));
+    expect(rankKey(52, 1000)).toBeLessThan(rankKey(52, 1001));
+    expect(rankKey(11, 10 * day)).toBeLessThan(rankKey(10, 0));
+    expect(rankKey(10, 500)).toBe(rankKey(10, 500));
+    expect(firstRankKey(10)).toBe(rankKey(10, 0));
+    // Race finish times are epoch milliseconds: they fit below 2^53 with 0 cards home.
+    const finish = Date.UTC(2026, 10, 29);
+    expect(rankKey(0, finish)).toBeLessThan(Number.MAX_SAFE_INTEGER);
+    expect(rankKey(0, finish)).toBeLessThan(rankKey(0, finish + 1));
+  });
+
+  it('gives competition ranks (1, 2, 2, 4), also to a page that starts inside a tie', () => {
+    expect(competitionRanks([3, 5, 5, 9])).toEqual([1, 2, 2, 4]);
+    expect(competitionRanks([])).toEqual([]);
+    // Places 3, 4, 5 of a board whose place 2 holds the same key as place 3 (rank 2).
+    expect(competitionRanks([5, 5, 7], 2, 2)).toEqual([2, 2, 5]);
   });
 });

@@ -1,0 +1,148 @@
+/**
+ * Finished games told again: a game's summary (anyone), its `lucie-record/1` record, and a
+ * player's history. A game's moves become public once its contest is over — a race when it is
+ * finished, a daily attempt when its day is over — so nobody copies the leader while it still
+ * counts. Until then only its own player gets its record, also while playing. The seed is in a
+ * record (and a summary) only once it is revealed.
+ */
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { makeRecord, type RecordJson } from '../shared/index.js';
+import type { DailyService } from './daily.js';
+import type { Db } from './db/index.js';
+import { games, players, raceEntries, races } from './db/schema.js';
+import { HttpError } from './errors.js';
+import { storedLayout, type GameService } from './games.js';
+import type { GameSummary, HistoryView, Page, PlayerView } from './protocol.js';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** Games with what a summary needs: the player's name, and the race's code, state and the game's standing in it. */
+const summaryRows = (db: Db) =>
+  db
+    .select({ game: games, name: players.name, raceCode: races.code, raceState: races.state, raceRank: raceEntries.rank })
+    .from(games)
+    .innerJoin(players, eq(players.id, games.playerId))
+    .leftJoin(races, eq(races.id, games.raceId))
+    .leftJoin(raceEntries, and(eq(raceEntries.raceId, games.raceId), eq(raceEntries.playerId, games.playerId)));
+type SummaryRow = ReturnType<ReturnType<typeof summaryRows>['all']>[number];
+
+export class ReplayService {
+  private readonly query;
+
+  constructor(
+    db: Db,
+    private readonly gameService: GameService,
+    private readonly daily: DailyService,
+  ) {
+    const playerId = sql.placeholder('playerId');
+    this.query = {
+      one: summaryRows(db).where(eq(games.id, sql.placeholder('id'))).prepare(),
+      history: summaryRows(db)
+        .where(eq(games.playerId, playerId))
+        .orderBy(desc(games.id))
+        .limit(sql.placeholder('limit'))
+        .offset(sql.placeholder('offset'))
+        .prepare(),
+      total: db.select({ n: count() }).from(games).where(eq(games.playerId, playerId)).prepare(),
+    };
+  }
+
+  summary(id: number, viewer: PlayerView | null): GameSummary {
+    return this.summaryOf(this.row(id), viewer);
+  }
+
+  /** A player's games, newest first, each with the summary anyone may see (and their own records). */
+  history(player: PlayerView, { limit, offset }: Page): HistoryView {
+    const rows = this.query.history.all({ playerId: player.id, limit, offset });
+    const total = this.query.total.get({ playerId: player.id })!.n;
+    return { total, limit, offset, games: rows.map((row) => this.summaryOf(row, player)) };
+  }
+
+  /**
+   * The game's `lucie-record/1`: the stored deals and move log with who, when and how it ended in
+   * `meta`. Refused to anyone but its player while the game is being played or its contest is on.
+   */
+  record(id: number, viewer: PlayerView | null): { record: RecordJson; filename: string } {
+    const row = this.row(id);
+    const { game } = row;
+    const revealed = this.revealed(row);
+    if (viewer?.id !== game.playerId) {
+      if (game.status === 'playing') {
+        throw new HttpError(403, 'game-in-progress', `game ${id} is still being played: until it ends only its player may see its moves`);
+      }
+      if (!revealed) throw new HttpError(403, 'record-hidden', this.hiddenBecause(row));
+    }
+    const live = this.gameService.get(id)!;
+    const record = makeRecord({
+      variant: live.variant,
+      ...(revealed && { seed: live.seed }),
+      deals: live.deals.map(storedLayout),
+      actions: live.actions,
+      meta: {
+        player: row.name,
+        gameId: id,
+        kind: game.kind,
+        ...(row.raceCode !== null && { raceCode: row.raceCode }),
+        ...(game.day !== null && { day: game.day }),
+        state: live.state,
+        startedAt: iso(live.startedAt),
+        ...(live.finishedAt !== null && { finishedAt: iso(live.finishedAt) }),
+      },
+    });
+    return { record, filename: `lucie-${game.kind}-${row.raceCode ?? game.day ?? 'game'}-${id}.json` };
+  }
+
+  /** The stored row of a game, first ending it if its deadline has passed unseen. */
+  private row(id: number): SummaryRow {
+    const row = this.query.one.get({ id });
+    if (!row) throw new HttpError(404, 'unknown-game', `there is no game ${id}`, 'id');
+    if (row.game.status !== 'playing') return row;
+    const live = this.gameService.get(id)!;
+    this.gameService.expireIfDue(live);
+    return live.state === 'playing' ? row : this.query.one.get({ id })!;
+  }
+
+  /** Whether the game's contest is over: its seed and moves are public. */
+  private revealed(row: SummaryRow): boolean {
+    switch (row.game.kind) {
+      case 'race':
+        return row.raceState === 'finished';
+      case 'daily':
+        return this.daily.isOver(row.game.day!);
+      case 'practice':
+        return true;
+    }
+  }
+
+  private hiddenBecause(row: SummaryRow): string {
+    return row.game.kind === 'daily'
+      ? `the moves of the daily deal of ${row.game.day} stay hidden until the day is over (00:00 UTC), so nobody can copy them`
+      : `the moves of race ${row.raceCode} stay hidden until the race is finished`;
+  }
+
+  private summaryOf(row: SummaryRow, viewer: PlayerView | null): GameSummary {
+    const { game } = row;
+    const revealed = this.revealed(row);
+    return {
+      id: game.id,
+      kind: game.kind,
+      variant: game.variant,
+      player: { id: game.playerId, name: row.name },
+      raceCode: row.raceCode,
+      day: game.day,
+      startedAt: game.startedAt,
+      result: {
+        state: game.status,
+        foundations: game.foundations,
+        won: game.status === 'won',
+        redealsUsed: game.redealsUsed,
+        moves: game.moves,
+        finishedAt: game.finishedAt,
+        elapsedMs: game.finishedAt === null ? null : game.finishedAt - game.startedAt,
+      },
+      rank: row.raceRank ?? this.daily.rankOf(game),
+      seed: revealed ? game.seed : null,
+      recordAvailable: viewer?.id === game.playerId || (game.status !== 'playing' && revealed),
+    };
+  }
+}
