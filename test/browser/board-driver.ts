@@ -8,8 +8,16 @@ import { readFans } from './helpers.js';
 
 export type Gesture = 'click' | 'drag' | 'keyboard';
 
+/** The tests' way to play: home first, then fan to fan, a redeal only when nothing else is left, then the merci. */
+export function simplePolicy(position: Position): Action | undefined {
+  const legal = position.legalActions();
+  return legal.find((action) => action.type === 'fan-to-foundation') ?? legal.find((action) => action.type !== 'redeal') ?? legal[0];
+}
+
 export class BoardDriver {
   readonly position: Position;
+  /** The actions played, in record notation. */
+  readonly actions: string[] = [];
   moves = 0;
 
   constructor(
@@ -24,10 +32,8 @@ export class BoardDriver {
     this.position = start.value;
   }
 
-  /** Home first, then fan to fan, a redeal only when nothing else is left, then the merci. */
   next(): Action | undefined {
-    const legal = this.position.legalActions();
-    return legal.find((action) => action.type === 'fan-to-foundation') ?? legal.find((action) => action.type !== 'redeal') ?? legal[0];
+    return simplePolicy(this.position);
   }
 
   region(): Locator {
@@ -116,6 +122,7 @@ export class BoardDriver {
       this.position.play(action);
     }
     this.moves++;
+    this.actions.push(makeAction(action));
     await expect.poll(() => this.fans()).toEqual(this.position.fans);
   }
 }

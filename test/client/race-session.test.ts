@@ -2,36 +2,9 @@
 // errors rolled back, reconnection resending what was never acknowledged.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RaceSession as RaceSessionType } from '../../client/src/lib/race.svelte.js';
-import type { ClientMessage, GameStatus, RaceView, ServerMessage } from '../../server/protocol.js';
+import type { GameStatus, RaceView, ServerMessage } from '../../server/protocol.js';
 import { dealLayout, makeAction, makeLayout, parseAction, redealLayout, type Action } from '../../shared/index.js';
-
-class FakeSocket {
-  static readonly OPEN = 1;
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  readonly sent: ClientMessage[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
-  constructor(readonly url: URL) {
-    FakeSocket.all.push(this);
-  }
-  send(text: string): void {
-    this.sent.push(JSON.parse(text) as ClientMessage);
-  }
-  close(): void {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
-    this.onclose?.();
-  }
-  accept(): void {
-    this.readyState = FakeSocket.OPEN;
-    this.onopen?.();
-  }
-  deliver(message: ServerMessage): void {
-    this.onmessage?.({ data: JSON.stringify(message) });
-  }
-}
+import { FakeSocket, stubBrowser } from './fake-browser.js';
 
 const SEED = 'client-session';
 const first = dealLayout(SEED, 'strict');
@@ -81,13 +54,7 @@ let session: RaceSessionType;
 let socket: FakeSocket;
 
 beforeEach(async () => {
-  vi.useFakeTimers();
-  FakeSocket.all = [];
-  const storage = new Map<string, string>([['lucie.identity', JSON.stringify({ player: { id: 1, name: 'Ana' }, token: 'secret' })]]);
-  vi.stubGlobal('WebSocket', FakeSocket);
-  vi.stubGlobal('location', new URL('http://127.0.0.1:3000/race/ABCDEF'));
-  vi.stubGlobal('window', { addEventListener() {}, removeEventListener() {} });
-  vi.stubGlobal('localStorage', { getItem: (key: string) => storage.get(key) ?? null, setItem() {}, removeItem() {} });
+  stubBrowser('/race/ABCDEF');
   const { RaceSession } = await import('../../client/src/lib/race.svelte.js');
   session = new RaceSession('ABCDEF');
   socket = FakeSocket.all[0]!;

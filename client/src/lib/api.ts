@@ -1,10 +1,16 @@
 import type {
   CreatePlayerAnswer,
   CreateRaceBody,
+  DailyAnswer,
+  DailyStartAnswer,
+  GameSummaryAnswer,
+  HistoryAnswer,
   HttpError,
+  LeaderboardAnswer,
   MeAnswer,
   RaceAnswer,
 } from '../../../server/protocol.js';
+import type { RecordJson } from './engine.js';
 import { forget, identity, remember } from './identity.svelte.js';
 
 /** An HTTP error from the server, with its stable code and the field to blame. */
@@ -54,3 +60,14 @@ export const createRace = (body: CreateRaceBody): Promise<RaceAnswer> => request
 export const getRace = (code: string): Promise<RaceAnswer> => request('GET', `/api/races/${encodeURIComponent(code)}`);
 export const joinRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/join`, {});
 export const startRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/start`, {});
+
+/** Today's daily deal, or the one of `day` (YYYY-MM-DD). */
+export const getDaily = (day?: string): Promise<DailyAnswer> => request('GET', day ? `/api/daily/${encodeURIComponent(day)}` : '/api/daily');
+/** Starts today's one ranked attempt, or continues it when it is still being played. */
+export const startDaily = (): Promise<DailyStartAnswer> => request('POST', '/api/daily/start', {});
+export const getLeaderboard = (day: string, offset: number): Promise<LeaderboardAnswer> =>
+  request('GET', `/api/daily/${encodeURIComponent(day)}/leaderboard?offset=${offset}`);
+export const getGame = (id: number): Promise<GameSummaryAnswer> => request('GET', `/api/games/${id}`);
+/** The game's `lucie-record/1` record (another player's daily game only once its day is over). */
+export const getRecord = (id: number): Promise<RecordJson> => request('GET', `/api/games/${id}/record`);
+export const myGames = (offset: number): Promise<HistoryAnswer> => request('GET', `/api/me/games?offset=${offset}`);

@@ -1,13 +1,16 @@
 import type { GameState, ProgressStatus } from '../../../server/protocol.js';
 
-/** `4:07` or `1:02:03`: a duration in minutes and seconds. */
-export function duration(ms: number): string {
+/** `4:07` or `1:02:03`: a duration in minutes and seconds; with `tenths`, `4:07.3` (ranked times, where ties are close). */
+export function duration(ms: number, tenths = false): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, '0');
+  const seconds = String(total % 60).padStart(2, '0') + (tenths ? `.${Math.floor((Math.max(0, ms) % 1000) / 100)}` : '');
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
+
+/** A server message as a sentence: `you have played…` → `You have played…`. */
+export const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 const STATUS_TEXT: { readonly [status in ProgressStatus]: string } = {
   playing: 'playing',
@@ -25,3 +28,16 @@ export function codeFrom(text: string): string | undefined {
   const match = /(?:^|\/)([A-Za-z0-9]{6})\/?(?:[?#].*)?$/.exec(text.trim());
   return match?.[1]!.toUpperCase();
 }
+
+const DAY_MS = 86_400_000;
+
+/** `2026-11-29` → `Sunday 29 November 2026` (a UTC day, as the daily deal counts them). */
+export const formatDay = (day: string): string =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** The UTC day `days` after `day` (negative: before). */
+export const addDays = (day: string, days: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** A moment as a short local date and time: `29 Nov 2026, 10:04`. */
+export const formatTime = (at: number): string =>
+  new Date(at).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });

@@ -1,141 +1,42 @@
-import type {
-  AckBody,
-  ClientMessageInput,
-  ErrorMessage,
-  GameStatus,
-  PlayerView,
-  RaceView,
-  ServerMessage,
-  ServerMessageOf,
-} from '../../../server/protocol.js';
-import { Connection, type ConnectionState } from './connection.js';
-import {
-  applyAction,
-  makeAction,
-  parseAction,
-  parseLayout,
-  replayRecord,
-  type Action,
-  type Layout,
-  type Position,
-  type Result,
-  type VariantId,
-} from './engine.js';
-import { identity } from './identity.svelte.js';
-import { humanize } from './moves.js';
-
-/** An action sent and not yet acknowledged. */
-interface Pending {
-  readonly index: number;
-  readonly text: string;
-  readonly action: Action;
-}
-
-/** The player's own game as the server has acknowledged it. */
-export interface OwnGame {
-  readonly id: number;
-  readonly variant: VariantId;
-  readonly startedAt: number;
-  readonly deals: readonly Layout[];
-  /** The position after every acknowledged action. */
-  readonly confirmed: Position;
-  readonly actions: readonly string[];
-  readonly status: GameStatus;
-}
+import type { RaceView, ServerMessage } from '../../../server/protocol.js';
+import { GameSession, type GameMessage } from './game-session.svelte.js';
 
 /**
- * One race as this browser sees it over the websocket: the race view, everyone's progress,
- * and the player's own game. Moves show at once (optimistic) and are reconciled with the
- * server's acks: an ack confirms, an error rolls back to the acknowledged position and
- * resyncs, a dropped socket reconnects, resubscribes (the server answers with the full game)
- * and resends what was never acknowledged.
+ * One race as this browser sees it over the websocket: the race view, everyone's progress, and
+ * the player's own game (a GameSession). `watch` subscribes; its answer carries the race and,
+ * for a racer, the whole game: that is also the resync after a reconnect.
  */
-export class RaceSession {
+export class RaceSession extends GameSession {
   race = $state.raw<RaceView | null>(null);
-  game = $state.raw<OwnGame | null>(null);
-  pending = $state.raw<readonly Pending[]>([]);
-  connection = $state<ConnectionState>('connecting');
-  /** The last refusal from the server, in words. */
-  notice = $state<string | null>(null);
-  me = $state.raw<PlayerView | null>(identity.player);
-  /** Server clock minus ours, in ms. */
-  private clockOffset = 0;
-  private socket: Connection;
-
-  /** What the board shows: the acknowledged position plus the moves still waiting for their ack. */
-  readonly position = $derived.by((): Position | null => {
-    if (!this.game) return null;
-    let position = this.game.confirmed;
-    for (const { action } of this.pending) {
-      if (action.type === 'redeal') break; // its layout comes with the ack
-      const next = applyAction(position, action);
-      if (!next.ok) break;
-      position = next.value;
-    }
-    return position;
-  });
-  readonly redealing = $derived(this.pending.some((pending) => pending.action.type === 'redeal'));
-  readonly playing = $derived(this.game?.status.state === 'playing' && this.race?.state === 'running');
-  readonly legal = $derived(this.playing && !this.redealing && this.position ? this.position.legalActions() : []);
 
   constructor(readonly code: string) {
-    this.socket = this.connect();
+    super();
+    this.open();
   }
 
-  /** The server's clock now (for countdowns and timers). */
-  serverNow(now = Date.now()): number {
-    return now + this.clockOffset;
-  }
-
-  /** Reopens the socket as the current identity (after the player got a name on this page). */
-  reconnect(): void {
-    this.socket.close();
-    this.me = identity.player;
-    this.socket = this.connect();
-  }
-
-  close(): void {
+  override close(): void {
     this.send({ type: 'unwatch', code: this.code });
-    this.socket.close();
+    super.close();
   }
 
-  act(action: Action): void {
-    const game = this.game;
-    if (!game || !this.playing || this.redealing) return;
-    const pending: Pending = { index: game.actions.length + this.pending.length, text: makeAction(action), action };
-    this.pending = [...this.pending, pending];
-    this.notice = null;
-    this.sendAction(game, pending);
+  protected subscribe(): void {
+    this.send({ type: 'watch', code: this.code });
   }
 
-  resign(): void {
-    if (this.game && this.playing) this.send({ type: 'resign', gameId: this.game.id });
+  protected owns(message: GameMessage): boolean {
+    return message.raceCode === this.code;
   }
 
-  private connect(): Connection {
-    // Read at every attempt: a token the server refused (and api.ts forgot) is not retried forever.
-    return new Connection(() => (identity.token ? `/ws?token=${encodeURIComponent(identity.token)}` : '/ws'), {
-      // The answer to `watch` carries the race and, for a racer, the whole game: that is the resync.
-      onOpen: () => this.send({ type: 'watch', code: this.code }),
-      onMessage: (message) => this.receive(message),
-      onState: (state) => (this.connection = state),
-    });
+  protected reload(): void {
+    this.subscribe();
   }
 
-  private send(message: ClientMessageInput): boolean {
-    return this.socket.send(message);
+  protected override accepting(): boolean {
+    return this.race?.state === 'running';
   }
 
-  private sendAction(game: OwnGame, pending: Pending): void {
-    this.send({ type: 'action', gameId: game.id, index: pending.index, action: pending.text });
-  }
-
-  private receive(message: ServerMessage): void {
+  protected override receive(message: ServerMessage): void {
     switch (message.type) {
-      case 'welcome':
-        this.me = message.player;
-        this.setClock(message.serverTime);
-        break;
       case 'race':
         if (message.race.code !== this.code) return;
         this.race = message.race;
@@ -151,113 +52,8 @@ export class RaceSession {
         this.race = { ...race, progress };
         break;
       }
-      case 'game':
-        if (message.raceCode === this.code) this.loadGame(message);
-        break;
-      case 'ack':
-        if (message.gameId === this.game?.id) this.applyAcks([message]);
-        break;
-      case 'resynced':
-        if (message.gameId !== this.game?.id) return;
-        this.applyAcks(message.acks);
-        if (this.game) this.game = { ...this.game, status: message.status };
-        this.resendPending();
-        break;
-      case 'game-over':
-        if (message.gameId !== this.game?.id) return;
-        this.game = { ...this.game, status: message.status };
-        this.pending = [];
-        break;
-      case 'error':
-        this.refused(message);
-        break;
-      case 'pong':
-        this.setClock(message.serverTime);
-        break;
+      default:
+        super.receive(message);
     }
-  }
-
-  private setClock(serverTime: number): void {
-    this.clockOffset = serverTime - Date.now();
-  }
-
-  /** A full snapshot of the game (after `watch`, at the start, or on reconnect): rebuild it with the engine. */
-  private loadGame(message: ServerMessageOf<'game'>): void {
-    const deals: Layout[] = [];
-    for (const fans of message.deals) {
-      const layout = parseLayout(fans);
-      if (!layout.ok) return void (this.notice = `The server sent a layout this page cannot read: ${layout.error}`);
-      deals.push(layout.value);
-    }
-    const replay = replayRecord({ variant: message.variant, deals, actions: message.actions });
-    if (!replay.ok) return void (this.notice = `Your game could not be rebuilt: ${replay.error.reason}`);
-    this.game = {
-      id: message.gameId,
-      variant: message.variant,
-      startedAt: message.startedAt,
-      deals,
-      confirmed: replay.value,
-      actions: message.actions,
-      status: message.status,
-    };
-    this.resendPending();
-  }
-
-  private applyAcks(acks: readonly AckBody[]): void {
-    let game = this.game;
-    if (!game) return;
-    for (const ack of acks) {
-      if (ack.index < game.actions.length) continue; // already held: a repeated ack
-      if (ack.index > game.actions.length) {
-        this.send({ type: 'resync', gameId: game.id, lastIndex: game.actions.length - 1 });
-        break;
-      }
-      const action = parseAction(ack.action);
-      const layout = ack.layout ? parseLayout(ack.layout) : undefined;
-      const next: Result<Position> | undefined =
-        action.ok && (!layout || layout.ok) ? applyAction(game.confirmed, action.value, layout?.ok ? layout.value : undefined) : undefined;
-      if (!next?.ok) {
-        // The server and this page disagree: ask for the whole game again.
-        this.send({ type: 'watch', code: this.code });
-        break;
-      }
-      const position: Position = next.value;
-      game = {
-        ...game,
-        confirmed: position,
-        actions: [...game.actions, ack.action],
-        deals: layout?.ok ? [...game.deals, layout.value] : game.deals,
-        status: { ...game.status, nextIndex: game.actions.length + 1, foundations: position.foundationCount(), redealsUsed: position.redealsUsed },
-      };
-    }
-    this.game = game;
-    this.settlePending();
-  }
-
-  /** Drops the pending actions the server now holds; any disagreement drops them all. */
-  private settlePending(): void {
-    const game = this.game;
-    if (!game || this.pending.length === 0) return;
-    const held = game.actions.length;
-    const rest = this.pending.filter((pending) => pending.index >= held);
-    const agreed = this.pending.every((pending) => pending.index >= held || game.actions[pending.index] === pending.text);
-    this.pending = agreed && (rest.length === 0 || rest[0]!.index === held) ? rest : [];
-  }
-
-  private resendPending(): void {
-    this.settlePending();
-    const game = this.game;
-    if (game && game.status.state === 'playing') for (const pending of this.pending) this.sendAction(game, pending);
-    else this.pending = [];
-  }
-
-  private refused(error: ErrorMessage): void {
-    this.notice = humanize(error.message);
-    const game = this.game;
-    if (!game || (error.request !== 'action' && error.gameId !== game.id)) return;
-    if (error.code === 'server-closing') return; // kept, and resent once reconnected
-    // Nothing was applied: fall back to the acknowledged position and make sure it is current.
-    this.pending = [];
-    this.send({ type: 'resync', gameId: game.id, lastIndex: game.actions.length - 1 });
   }
 }

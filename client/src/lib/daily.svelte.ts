@@ -1,0 +1,33 @@
+import { GameSession, type GameMessage } from './game-session.svelte.js';
+
+/**
+ * Today's ranked daily attempt over the websocket. The game comes from `POST /api/daily/start`
+ * (the same attempt on every call while it is played); the socket carries its moves by gameId
+ * like a race's, and a reopened socket resyncs from the last acknowledged action.
+ */
+export class DailySession extends GameSession {
+  constructor(
+    first: GameMessage,
+    /** Gets the whole game again from the server (when this page and the server disagree). */
+    private readonly fetchGame: () => Promise<GameMessage>,
+  ) {
+    super();
+    this.load(first);
+    this.open();
+  }
+
+  protected subscribe(): void {
+    this.resync();
+  }
+
+  protected owns(message: GameMessage): boolean {
+    return message.gameId === this.game?.id;
+  }
+
+  protected reload(): void {
+    this.fetchGame().then(
+      (message) => this.load(message),
+      (failure: unknown) => (this.notice = `Your game could not be loaded again: ${failure instanceof Error ? failure.message : String(failure)}`),
+    );
+  }
+}

@@ -1,0 +1,323 @@
+// The daily deal and replays in a real browser against a real server: fifty scripted players
+// finish the day's deal first, then Ana plays her one ranked attempt through the UI (a reload
+// continues it, a second attempt is refused), finds herself on the leaderboard off the first
+// page, replays her game to the same final position, downloads its record and opens the file
+// again to verify it, tampered too. Screenshots go to /tmp/lucie-shots/ (look at them).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { humanize } from '../../client/src/lib/moves.js';
+import { buildReplay } from '../../client/src/lib/replay.js';
+import { LEADERBOARD_PAGE, type CreatePlayerAnswer, type DailyStartAnswer, type GameSummaryAnswer, type ServerMessage } from '../../server/protocol.js';
+import { makeAction, parseLayout, parseRecord, Position, verifyRecord, type Card, type Layout } from '../../shared/index.js';
+import { BoardDriver, simplePolicy } from './board-driver.js';
+import { buildClient, openBrowser, readFans, screenshot, SHOTS, startServer, type Browser, type RunningServer } from './helpers.js';
+
+let server: RunningServer;
+let ana: Browser;
+/** A phone without a name: it watches. */
+let bo: Browser;
+
+beforeAll(async () => {
+  buildClient();
+  server = await startServer();
+  [ana, bo] = await Promise.all([openBrowser({ width: 1280, height: 900 }), openBrowser({ width: 390, height: 844 }, { hasTouch: true })]);
+});
+
+afterAll(async () => {
+  await Promise.all([ana?.close(), bo?.close()]);
+  await server?.stop();
+});
+
+async function post<T>(path: string, body: object, token?: string): Promise<T> {
+  const response = await fetch(`${server.base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+const layoutOf = (fans: readonly string[]): Layout => {
+  const layout = parseLayout(fans);
+  if (!layout.ok) throw new Error(layout.error);
+  return layout.value;
+};
+
+/** A scripted player: takes today's attempt and plays it over the websocket with the tests' policy, as fast as acks come. */
+async function scriptedDaily(name: string): Promise<{ foundations: number; gameId: number }> {
+  const { token } = await post<CreatePlayerAnswer>('/api/players', { name });
+  const { game } = await post<DailyStartAnswer>('/api/daily/start', {}, token);
+  const start = Position.start(game.variant, layoutOf(game.deals[0]!));
+  if (!start.ok) throw new Error(start.error);
+  const position = start.value;
+  const socket = new WebSocket(`${server.base.replace('http', 'ws')}/ws?token=${token}`);
+  const inbox: ServerMessage[] = [];
+  let wake = (): void => {};
+  socket.on('message', (data) => {
+    inbox.push(JSON.parse(String(data)) as ServerMessage);
+    wake();
+  });
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  const answer = async (): Promise<ServerMessage> => {
+    while (!inbox.some((message) => message.type === 'ack' || message.type === 'error')) await new Promise<void>((resolve) => (wake = resolve));
+    return inbox.splice(inbox.findIndex((message) => message.type === 'ack' || message.type === 'error'), 1)[0]!;
+  };
+  for (let index = 0, action = simplePolicy(position); action; action = simplePolicy(position)) {
+    socket.send(JSON.stringify({ type: 'action', gameId: game.gameId, index, action: makeAction(action) }));
+    const reply = await answer();
+    if (reply.type === 'error' && reply.code === 'rate-limited') {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    if (reply.type !== 'ack') throw new Error(`${name}: ${JSON.stringify(reply)}`);
+    position.play(action, reply.layout ? layoutOf(reply.layout) : undefined);
+    index++;
+  }
+  socket.close();
+  return { foundations: position.foundationCount(), gameId: game.gameId };
+}
+
+const tableRows = (page: Page) =>
+  page
+    .getByRole('region', { name: 'Leaderboard' })
+    .locator('tbody tr:not(.gap)')
+    .evaluateAll((rows) => rows.map((row) => ({ cells: [...row.children].map((cell) => cell.textContent!.trim()), me: row.classList.contains('me') })));
+
+describe('the daily deal, its leaderboard and its replays', () => {
+  let scripted: { foundations: number; gameId: number }[] = [];
+  let driver: BoardDriver;
+  let first: Card[][];
+  /** The board as the live game ended, read from the page. */
+  let finalFans: Card[][];
+  let gameId = 0;
+
+  it('lets fifty scripted players finish the deal first', async () => {
+    scripted = await Promise.all(Array.from({ length: LEADERBOARD_PAGE }, (_, i) => scriptedDaily(`Bot ${i + 1}`)));
+    expect(new Set(scripted.map((bot) => bot.foundations)).size).toBe(1); // one deal, one policy, one result
+  });
+
+  it('deals Ana her one ranked attempt: no undo, no aid, and a reload continues it', async () => {
+    const { page } = ana;
+    await page.goto(`${server.base}/daily`);
+    await page.getByLabel('Your name').fill('Ana');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    // A second tab still offering the start: it will try a second attempt later.
+    const stale = await ana.context.newPage();
+    await stale.goto(`${server.base}/daily`);
+    await stale.getByRole('button', { name: 'Start today’s attempt' }).waitFor();
+    await page.bringToFront(); // a background tab gets no animation frames
+
+    await page.getByRole('button', { name: 'Start today’s attempt' }).click();
+    await page.getByRole('region', { name: 'Daily board' }).waitFor();
+    first = await readFans(page, 'Daily board');
+    expect(first.flat()).toHaveLength(52);
+    driver = new BoardDriver(page, 'Daily board', 'strict', first);
+    expect(await page.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    expect(await page.getByLabel('Show legal moves').count()).toBe(0);
+    await screenshot(page, 'daily-1-start-desktop');
+
+    for (const how of ['click', 'drag', 'click', 'keyboard'] as const) await driver.play(simplePolicy(driver.position)!, how);
+    await page.reload();
+    await page.getByRole('region', { name: 'Daily board' }).waitFor();
+    await expect.poll(() => readFans(page, 'Daily board')).toEqual(driver.position.fans);
+
+    let i = 0;
+    for (let action = driver.next(); action; action = driver.next()) await driver.play(action, i++ % 7 === 3 ? 'drag' : 'click');
+    const outcome = driver.position.isWon() ? 'You won' : `Your attempt is over (out of moves): ${driver.position.foundationCount()} cards on the foundations.`;
+    await expect.poll(() => page.getByTestId('daily-outcome').textContent()).toContain(outcome);
+    expect(driver.position.foundationCount()).toBe(scripted[0]!.foundations);
+    // Ties on cards home go by time: the scripted players were faster.
+    await expect.poll(() => page.getByTestId('daily-outcome').textContent()).toContain(`Rank ${LEADERBOARD_PAGE + 1} of ${LEADERBOARD_PAGE + 1}`);
+    finalFans = await readFans(page, 'Daily board');
+    expect(finalFans).toEqual(driver.position.fans);
+    await screenshot(page, 'daily-2-over-desktop');
+
+    await stale.bringToFront();
+    await stale.getByRole('button', { name: 'Start today’s attempt' }).click();
+    await expect.poll(() => stale.getByTestId('start-error').textContent()).toMatch(/^You have played the daily deal of \d{4}-\d{2}-\d{2} already/);
+    await expect.poll(() => stale.getByTestId('daily-outcome').textContent()).toContain('You have played today’s deal');
+    await screenshot(stale, 'daily-3-second-attempt-refused');
+    await stale.close();
+    await page.bringToFront();
+  });
+
+  it('shows Ana on the leaderboard, off the first page, and hides the others’ moves while the day is open', async () => {
+    const { page } = ana;
+    const board = page.getByRole('region', { name: 'Leaderboard' });
+    await board.getByTestId('my-row-off-page').waitFor();
+    const rows = await tableRows(page);
+    expect(rows).toHaveLength(LEADERBOARD_PAGE + 1);
+    const result = driver.position.isWon() ? 'won' : 'out of moves';
+    const cards = String(driver.position.foundationCount());
+    expect(rows[0]!.cells.slice(0, 4)).toEqual(['1', expect.stringMatching(/^Bot \d+$/), result, cards]);
+    expect(rows.at(-1)).toEqual({ cells: [String(LEADERBOARD_PAGE + 1), 'Ana (you)', result, cards, expect.stringMatching(/^\d+:\d\d\.\d$/), 'Replay'], me: true });
+    expect(rows.slice(0, -1).every((row) => !row.me && row.cells[5] === 'hidden')).toBe(true);
+    await board.getByTestId('moves-hidden').waitFor();
+    await screenshot(page, 'daily-4-leaderboard-desktop', true);
+
+    await board.getByRole('button', { name: 'Show my place' }).click();
+    await expect.poll(() => board.getByText(`Places ${LEADERBOARD_PAGE + 1}–${LEADERBOARD_PAGE + 1} of ${LEADERBOARD_PAGE + 1}`).count()).toBe(1);
+    expect((await tableRows(page)).map((row) => [row.cells[0], row.cells[1], row.me])).toEqual([[String(LEADERBOARD_PAGE + 1), 'Ana (you)', true]]);
+
+    // A phone without a name sees the same board, and no one's moves.
+    await bo.page.goto(`${server.base}/daily`);
+    await bo.page.getByRole('region', { name: 'Leaderboard' }).getByTestId('moves-hidden').waitFor();
+    await expect.poll(() => tableRows(bo.page).then((found) => found.length)).toBe(LEADERBOARD_PAGE);
+    await screenshot(bo.page, 'daily-5-leaderboard-phone');
+
+    // Yesterday is over: its seed is out, and nobody played it here.
+    await bo.page.getByRole('link', { name: '← Previous day' }).click();
+    await bo.page.waitForURL(/\/daily\/\d{4}-\d{2}-\d{2}$/);
+    await expect.poll(() => bo.page.getByText('This day is over.').count()).toBe(1);
+    expect(await bo.page.getByRole('link', { name: 'practice this deal' }).getAttribute('href')).toMatch(/^\/practice\?seed=daily-\d{4}-\d{2}-\d{2}-/);
+    await bo.page.getByText('No finished attempt yet.').waitFor();
+    expect(await bo.page.getByTestId('moves-hidden').count()).toBe(0);
+    await screenshot(bo.page, 'daily-5b-yesterday-phone');
+    await bo.page.goto(`${server.base}/game/${scripted[0]!.gameId}`);
+    await bo.page.getByTestId('record-hidden').waitFor();
+    expect(await bo.page.getByRole('region', { name: 'Replay board' }).count()).toBe(0);
+    await screenshot(bo.page, 'daily-6-replay-hidden-phone');
+  });
+
+  it('replays Ana’s game from its page to the same final position', async () => {
+    const { page } = ana;
+    await page.getByRole('region', { name: 'Leaderboard' }).getByRole('link', { name: 'Replay' }).click();
+    await page.waitForURL(/\/game\/\d+$/);
+    gameId = Number(new URL(page.url()).pathname.split('/')[2]);
+    const replayBoard = page.getByRole('region', { name: 'Replay board' });
+    await replayBoard.waitFor();
+    expect(await page.getByTestId('game-result').textContent()).toContain(`${driver.position.foundationCount()}/52`);
+    expect(await readFans(page, 'Replay board')).toEqual(first);
+
+    const steps = driver.actions.length;
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    await expect.poll(() => page.getByTestId('replay-step').textContent()).toMatch(new RegExp(`^Step 1 of ${steps}: `));
+    await page.keyboard.press('End');
+    await expect.poll(() => readFans(page, 'Replay board')).toEqual(finalFans);
+    await expect.poll(() => page.getByTestId('replay-step').textContent()).toMatch(new RegExp(`^Step ${steps} of ${steps}`));
+    await screenshot(page, 'replay-1-end-desktop', true);
+
+    // Back one step with the arrow key, and a jump from the list of actions, each against the engine.
+    const record = await (await fetch(`${server.base}/api/games/${gameId}/record`, { headers: { authorization: `Bearer ${await token(page)}` } })).json();
+    const parsed = parseRecord(record);
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect(parsed.value.actions).toEqual(driver.actions);
+    const { positions } = buildReplay(parsed.value);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => readFans(page, 'Replay board')).toEqual(positions[steps - 1]!.fans);
+    const jump = Math.ceil(steps / 3);
+    await page.getByRole('region', { name: 'Actions' }).getByRole('button', { name: `Step ${jump}: ${driver.actions[jump - 1]}, `, exact: false }).click();
+    await expect.poll(() => readFans(page, 'Replay board')).toEqual(positions[jump]!.fans);
+    const scrub = Math.ceil((2 * steps) / 3);
+    await page.getByLabel('Step', { exact: true }).fill(String(scrub));
+    await expect.poll(() => readFans(page, 'Replay board')).toEqual(positions[scrub]!.fans);
+    await page.keyboard.press('Home');
+    await expect.poll(() => readFans(page, 'Replay board')).toEqual(positions[0]!.fans);
+
+    // Autoplay walks forward by itself.
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    const shown = async (): Promise<number> => Number(/^Step (\d+)/.exec((await page.getByTestId('replay-step').textContent())!)![1]);
+    await expect.poll(shown, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+
+    const phone = await ana.context.newPage();
+    await phone.bringToFront();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(page.url());
+    await phone.getByRole('region', { name: 'Replay board' }).waitFor();
+    await phone.getByRole('button', { name: 'Last position' }).click();
+    await expect.poll(() => readFans(phone, 'Replay board')).toEqual(finalFans);
+    // The controls stick to the bottom of the screen while the board scrolls under them.
+    await screenshot(phone, 'replay-2-end-phone');
+    const controls = await phone.getByRole('group', { name: 'Replay controls' }).boundingBox();
+    expect(controls!.y + controls!.height).toBeLessThanOrEqual(844);
+    await phone.getByRole('region', { name: 'Actions' }).scrollIntoViewIfNeeded();
+    await screenshot(phone, 'replay-3-actions-phone');
+    await phone.close();
+    await page.bringToFront();
+  });
+
+  it('downloads the record, opens the file again and verifies it, and shows where a tampered copy breaks', async () => {
+    const { page } = ana;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the record (.json)' }).click()]);
+    const { game } = (await (await fetch(`${server.base}/api/games/${gameId}`)).json()) as GameSummaryAnswer;
+    expect(download.suggestedFilename()).toBe(`lucie-daily-${game.day}-ana-game-${gameId}.json`);
+    const path = join(SHOTS, 'downloaded-record.json');
+    await download.saveAs(path);
+    const downloaded = readFileSync(path, 'utf8');
+    const record = parseRecord(downloaded);
+    if (!record.ok) throw new Error(record.error);
+    expect(record.value.actions).toEqual(driver.actions);
+    const replayed = buildReplay(record.value);
+    const verdict = verifyRecord(downloaded);
+    expect(verdict).toEqual({ ok: true, foundations: driver.position.foundationCount(), won: false, over: true, redealsUsed: driver.position.redealsUsed });
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Open a record file' }).click();
+    await page.getByLabel('Choose a record file').setInputFiles(path);
+    await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('Verified: a legal game.');
+    expect(await page.getByTestId('verdict').textContent()).toContain(`${driver.position.foundationCount()}/52 cards home`);
+    await page.getByRole('button', { name: 'Last position' }).click();
+    await expect.poll(() => readFans(page, 'Replay board')).toEqual(finalFans);
+    await screenshot(page, 'record-1-verified-desktop', true);
+
+    // One action changed: the fifth becomes a move from fan 18 onto itself, never legal.
+    const json = JSON.parse(downloaded) as { actions: string[] };
+    expect(json.actions.length).toBeGreaterThan(4);
+    json.actions[4] = '18>18';
+    const tampered = join(SHOTS, 'tampered-record.json');
+    writeFileSync(tampered, JSON.stringify(json, null, 2));
+    const broken = verifyRecord(readFileSync(tampered, 'utf8'));
+    expect(broken).toMatchObject({ ok: false, index: 4, action: '18>18' });
+    // Dropped on the page this time.
+    const transfer = await page.evaluateHandle((text) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], 'tampered-record.json', { type: 'application/json' }));
+      return data;
+    }, readFileSync(tampered, 'utf8'));
+    await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer: transfer });
+    await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('The record breaks at action 5 (index 4) 18>18');
+    expect(await page.getByTestId('break-reason').textContent()).toBe(humanize(broken.ok ? '' : broken.reason));
+    // The replay opens where the record breaks: after the four legal actions.
+    await expect.poll(() => page.getByTestId('replay-step').textContent()).toMatch(/^Step 4 of 4/);
+    expect(await readFans(page, 'Replay board')).toEqual(replayed.positions[4]!.fans);
+    await screenshot(page, 'record-2-tampered-desktop', true);
+  });
+
+  it('lists Ana’s game in her history, linking to its replay', async () => {
+    const { page } = ana;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'History' }).click();
+    const games = page.getByRole('list', { name: 'Your games' }).getByRole('listitem');
+    await expect.poll(() => games.count()).toBe(1);
+    expect(await games.first().textContent()).toContain(`${driver.position.foundationCount()}/52`);
+    await screenshot(page, 'history-desktop');
+    await games.first().getByRole('link', { name: `Replay of game ${gameId}` }).click();
+    await page.waitForURL(`${server.base}/game/${gameId}`);
+    await page.getByRole('region', { name: 'Replay board' }).waitFor();
+  });
+
+  it('lets Bo play his attempt on a phone and resign it', async () => {
+    const { page } = bo;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Daily' }).click();
+    await page.getByLabel('Your name').fill('Bo');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('button', { name: 'Start today’s attempt' }).click();
+    await page.getByRole('region', { name: 'Daily board' }).waitFor();
+    const phone = new BoardDriver(page, 'Daily board', 'strict', await readFans(page, 'Daily board'));
+    expect(phone.position.fans).toEqual(first); // the day's one deal
+    for (let i = 0; i < 3; i++) await phone.play(phone.next()!, 'click');
+    await screenshot(page, 'daily-7-playing-phone');
+    await page.getByRole('button', { name: 'Resign' }).click();
+    await page.getByRole('button', { name: 'Really resign?' }).click();
+    await expect.poll(() => page.getByTestId('daily-outcome').textContent()).toContain(`Your attempt is over (resigned): ${phone.position.foundationCount()} cards`);
+    await expect.poll(() => page.getByTestId('daily-outcome').textContent()).toMatch(/Rank \d+ of 52\./);
+    await screenshot(page, 'daily-8-resigned-phone', true);
+  });
+});
+
+async function token(page: Page): Promise<string> {
+  return page.evaluate(() => (JSON.parse(localStorage.getItem('lucie.identity')!) as { token: string }).token);
+}
