@@ -2,8 +2,9 @@
 // play their own race game over a real websocket, one action at a time, waiting for its ack:
 // paced like a very fast player, then as fast as the acks come (closed loop). Every move goes the
 // production way: zod, engine, a SQLite transaction in WAL mode on a file (durable before the
-// ack), ack, progress to the racers watching. The baseline, in the same run, on the same server,
-// with as many sockets and the same pacing: a bare websocket echo of a frame of the same size.
+// ack), ack, progress to the racers watching (coalesced per race, as in production). The
+// baseline, in the same run, on the same server, with as many sockets and the same pacing: a
+// bare websocket echo of a frame of the same size.
 // Knobs (for profiling): BENCH_SERVER_PLAYERS=50,200 BENCH_SERVER_SEATS BENCH_SERVER_RATE
 // BENCH_SERVER_MS BENCH_SERVER_LOADS=paced,closed loop.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -18,7 +19,7 @@ import { format } from './measure.js';
 import type { Load, PhaseEvent, RunCommand, RunResult } from './server-clients.js';
 
 const PLAYER_COUNTS = process.env.BENCH_SERVER_PLAYERS?.split(',').map(Number) ?? [50, 200, 500];
-/** Full races: every move is acked to its player and sent as progress to the 8 racers watching. */
+/** Full races: every move is acked to its player, and its progress reaches the 8 racers watching (coalesced per race: PROGRESS_INTERVAL_MS). */
 const SEATS = Number(process.env.BENCH_SERVER_SEATS ?? 8);
 /** Fan-to-fan builds regardless of suit let play shuttle, so most random games outlast the run. */
 const VARIANT: VariantId = 'shamrocks';

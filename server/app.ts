@@ -14,6 +14,7 @@ import racesPlugin from './plugins/races.js';
 import replaysPlugin from './plugins/replays.js';
 import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
 import type { HttpError as HttpErrorBody } from './protocol.js';
+import { PROGRESS_INTERVAL_MS } from './races.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +33,8 @@ export interface AppOptions {
   clock?: Clock;
   /** From start to deal. */
   countdownMs?: number;
+  /** A race's progress at most this often (PROGRESS_INTERVAL_MS by default); 0 sends each move's at once. */
+  progressIntervalMs?: number;
   socketLimits?: Partial<SocketLimits>;
   /** The built client to serve; null serves the API only. */
   clientDir?: string | null;
@@ -64,7 +67,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(dbPlugin, { dataDir: options.dataDir, synchronous: options.synchronous ?? 'NORMAL' });
   await app.register(playersPlugin);
   await app.register(gamesPlugin);
-  await app.register(racesPlugin, { countdownMs: options.countdownMs ?? DEFAULT_COUNTDOWN_MS });
+  await app.register(racesPlugin, {
+    countdownMs: options.countdownMs ?? DEFAULT_COUNTDOWN_MS,
+    progressIntervalMs: options.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
+  });
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
   await app.register(replaysPlugin);
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });

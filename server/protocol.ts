@@ -11,7 +11,8 @@
  * 3. `watch {code}` subscribes to a race: the server answers `race` (the whole race view) and,
  *    for a racer whose game is dealt, `game` (the full snapshot of their own game). Every later
  *    change of the race (join, countdown, running, finished) comes as a new `race`; each
- *    racer's moves and status changes come as `progress`.
+ *    racer's moves and status changes come as `progress` (moves coalesced: at most one per racer
+ *    every 50 ms per race, the latest state; status changes at once).
  * 4. When the countdown ends every racer gets `game` (deals[0], no actions) at the same moment.
  *    A move is `action {gameId, index, action}`, `index` being its 0-based place in that
  *    player's game. The server checks it with the engine, stores it, then answers `ack` (with

@@ -7,6 +7,7 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { VARIANTS } from '../shared/index.js';
 import type { Clock } from './clock.js';
+import { Coalescer } from './coalescer.js';
 import { transaction, type Db, type Transaction } from './db/index.js';
 import { games, players, raceEntries, races } from './db/schema.js';
 import { HttpError } from './errors.js';
@@ -26,6 +27,20 @@ import { rankStandings, type Finisher } from './standings.js';
 /** Where play can cycle (super-flower-garden, shamrocks, fan-reserve) a game may never end by itself: such a race always has a limit. */
 export const CYCLING_TIME_LIMIT_SECONDS = 30 * 60;
 
+/**
+ * A race's watchers get progress at most this often (the latest of each racer who moved): every
+ * progress costs a socket write per watcher, and sent per move they queue the acks of other
+ * players behind them. Status changes and race messages never wait.
+ */
+export const PROGRESS_INTERVAL_MS = 50;
+
+export interface RaceTiming {
+  /** From start to deal. */
+  countdownMs: number;
+  /** Progress per race at most this often; 0 sends every move's at once. */
+  progressIntervalMs: number;
+}
+
 type RaceRow = typeof races.$inferSelect;
 
 /** What progress is made of, from a live game or a stored row. */
@@ -44,6 +59,8 @@ export class RaceService {
   /** Names never change: progress after each move needs no query for them. */
   private readonly names = new Map<number, string>();
   private readonly countdowns = new Map<number, () => void>();
+  /** Moves' progress per race code, coalesced; status changes go through it at once, in order. */
+  private readonly progress: Coalescer<LiveGame>;
   private readonly transaction: Transaction;
 
   constructor(
@@ -52,10 +69,11 @@ export class RaceService {
     private readonly hub: Hub,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
-    private readonly countdownMs: number,
+    private readonly timing: RaceTiming,
   ) {
     this.transaction = transaction(db);
-    games.onChange((game) => this.gameChanged(game));
+    this.progress = new Coalescer(clock, timing.progressIntervalMs, (code, changed) => this.sendProgress(code, changed));
+    games.onChange((game) => this.gameChanged(game, game.state !== 'playing'));
     hub.onPresence((playerId) => this.presenceChanged(playerId));
   }
 
@@ -65,9 +83,11 @@ export class RaceService {
     for (const race of this.db.select().from(races).where(eq(races.state, 'running')).all()) this.finishIfDone(race.id);
   }
 
+  /** Stops timers; progress still waiting is sent first. */
   close(): void {
     for (const cancel of this.countdowns.values()) cancel();
     this.countdowns.clear();
+    this.progress.close();
   }
 
   create(creator: PlayerView, options: RaceOptions): RaceView {
@@ -116,7 +136,7 @@ export class RaceService {
     if (race.state !== 'lobby') throw new HttpError(409, 'not-in-lobby', `race ${code} has already started`);
     const [seated] = this.db.select({ n: count() }).from(raceEntries).where(eq(raceEntries.raceId, race.id)).all();
     if (seated!.n < 2) throw new HttpError(409, 'not-enough-racers', 'a race needs at least 2 racers: share the link first');
-    const startsAt = this.clock.now() + this.countdownMs;
+    const startsAt = this.clock.now() + this.timing.countdownMs;
     this.db.update(races).set({ state: 'countdown', startsAt }).where(eq(races.id, race.id)).run();
     this.armCountdown({ ...race, state: 'countdown', startsAt });
     return this.broadcastView(code);
@@ -224,10 +244,15 @@ export class RaceService {
     this.broadcastView(race.code);
   }
 
-  private gameChanged(game: LiveGame): void {
+  /**
+   * A move's progress waits for the race's next send; a status change (the game ended, its player
+   * left or came back) goes at once, after whatever progress was waiting.
+   */
+  private gameChanged(game: LiveGame, statusChanged: boolean): void {
     const code = this.codeOf(game);
     if (code === null) return;
-    this.hub.toRace(code, { type: 'progress', code, progress: this.progressOf(factsOf(game), this.nameOf(game.playerId)) });
+    if (statusChanged) this.progress.urgent(code, game.id, game);
+    else this.progress.change(code, game.id, game);
     if (game.state !== 'playing') this.finishIfDone(game.raceId!);
   }
 
@@ -235,7 +260,18 @@ export class RaceService {
     // At shutdown every socket closes: nobody is left to tell, and the database is closing.
     if (this.games.closing) return;
     for (const game of this.games.playingGamesOf(playerId)) {
-      if (game.kind === 'race') this.gameChanged(game);
+      if (game.kind === 'race') this.gameChanged(game, true);
+    }
+  }
+
+  /** Each changed racer's progress as it stands now (a coalesced send carries the latest). */
+  private sendProgress(code: string, changed: readonly LiveGame[]): void {
+    for (const game of changed) {
+      try {
+        this.hub.toRace(code, { type: 'progress', code, progress: this.progressOf(factsOf(game), this.nameOf(game.playerId)) });
+      } catch (error) {
+        this.log.error({ err: error, gameId: game.id }, 'cannot send race progress');
+      }
     }
   }
 
@@ -292,6 +328,8 @@ export class RaceService {
   }
 
   private broadcastView(code: string): RaceView {
+    // No progress may arrive after the race view that already holds it.
+    this.progress.flush(code);
     const view = this.view(code)!;
     this.hub.toRace(code, { type: 'race', race: view, serverTime: this.clock.now() });
     return view;

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { HttpError } from '../errors.js';
 import { parseBody } from '../http.js';
 import { createRaceBody, raceCode, type RaceAnswer } from '../protocol.js';
-import { RaceService } from '../races.js';
+import { RaceService, type RaceTiming } from '../races.js';
 import { currentPlayer } from './players.js';
 
 declare module 'fastify' {
@@ -22,9 +22,9 @@ function codeOf(params: CodeParams): string {
 }
 
 /** Races over HTTP: create, join, look, start. Live play is on the websocket. */
-export default fp<{ countdownMs: number }>(
-  async (app, { countdownMs }) => {
-    const races = new RaceService(app.db, app.games, app.hub, app.clock, app.log, countdownMs);
+export default fp<RaceTiming>(
+  async (app, timing) => {
+    const races = new RaceService(app.db, app.games, app.hub, app.clock, app.log, timing);
     app.decorate('races', races);
     // After the games are loaded (games' onReady runs first): deadlines may have finished races.
     app.addHook('onReady', async () => races.resume());

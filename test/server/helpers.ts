@@ -281,4 +281,9 @@ export class ManualClock implements Clock {
   jump(ms: number): void {
     this.time += ms;
   }
+
+  /** Timers set and neither run nor cancelled. */
+  get pending(): number {
+    return this.timers.filter((timer) => !timer.cancelled).length;
+  }
 }
