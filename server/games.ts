@@ -296,7 +296,7 @@ export class GameService {
     game.position = position;
     game.actions.push(text);
     if (layout) game.deals.push(layout);
-    this.hub.toPlayer(game.playerId, { type: 'ack', gameId: game.id, index: nextIndex, action: text, ...(layout && { layout }) });
+    this.hub.toPlayerNow(game.playerId, { type: 'ack', gameId: game.id, index: nextIndex, action: text, ...(layout && { layout }) });
     if (state === 'playing') this.announce(game);
     else this.finish(game, state, at);
     return undefined;

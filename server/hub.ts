@@ -66,6 +66,13 @@ export class Hub {
     this.sendAll(this.byPlayer.get(playerId), message);
   }
 
+  /** To a player's sockets, written now with whatever this turn held for them: an ack must not wait for the turn's other work. */
+  toPlayerNow(playerId: number, message: ServerMessage): void {
+    const peers = this.byPlayer.get(playerId);
+    this.sendAll(peers, message);
+    for (const peer of peers ?? []) release(peer.socket);
+  }
+
   toRace(code: string, message: ServerMessage): void {
     this.sendAll(this.byRace.get(code), message);
   }
@@ -103,7 +110,9 @@ const held = new Set<Duplex>();
  * (a move sends the ack and progress to every racer watching, and under load a socket gets
  * several frames per turn). A socket corked until the turn's immediates run sends everything it
  * got in that turn in one write, in order, with no timer: the frames leave as soon as the
- * turn's work is done. (`_socket` is ws's TCP socket; without it a frame is written at once.)
+ * turn's work is done. An ack is the exception: the player is waiting on it, so `toPlayerNow`
+ * writes it (after anything held for that socket) at once. (`_socket` is ws's TCP socket;
+ * without it a frame is written at once.)
  */
 function holdUntilTurnEnds(socket: WebSocket): void {
   const tcp = (socket as WebSocket & { _socket?: Duplex })._socket;
@@ -111,6 +120,11 @@ function holdUntilTurnEnds(socket: WebSocket): void {
   if (held.size === 0) setImmediate(releaseHeld);
   tcp.cork();
   held.add(tcp);
+}
+
+function release(socket: WebSocket): void {
+  const tcp = (socket as WebSocket & { _socket?: Duplex })._socket;
+  if (tcp && held.delete(tcp)) tcp.uncork();
 }
 
 function releaseHeld(): void {
