@@ -70,6 +70,8 @@ export class BoardDriver {
   async drag(from: Locator, to: Locator): Promise<void> {
     // Aim where the cards have landed, not where a running animation happens to show them.
     await this.page.waitForFunction(() => document.getAnimations().length === 0);
+    // The mouse moves in the viewport: bring the whole board into it, foundations included.
+    await this.region().evaluate((board) => board.scrollIntoView({ block: 'start' }));
     const source = (await from.boundingBox())!;
     const target = (await to.boundingBox())!;
     const { mouse } = this.page;

@@ -121,6 +121,8 @@ describe('the daily deal, its leaderboard and its replays', () => {
     await screenshot(page, 'daily-1-start-desktop');
 
     for (const how of ['click', 'drag', 'click', 'keyboard'] as const) await driver.play(simplePolicy(driver.position)!, how);
+    // Only acknowledged moves survive a reload: wait for the server to hold all four.
+    await page.getByText(/^Moves 4$/).waitFor();
     await page.reload();
     await page.getByRole('region', { name: 'Daily board' }).waitFor();
     await expect.poll(() => readFans(page, 'Daily board')).toEqual(driver.position.fans);
@@ -254,7 +256,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
     expect(record.value.actions).toEqual(driver.actions);
     const replayed = buildReplay(record.value);
     const verdict = verifyRecord(downloaded);
-    expect(verdict).toEqual({ ok: true, foundations: driver.position.foundationCount(), won: false, over: true, redealsUsed: driver.position.redealsUsed });
+    expect(verdict).toEqual({ ok: true, foundations: driver.position.foundationCount(), won: driver.position.isWon(), over: true, redealsUsed: driver.position.redealsUsed });
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Open a record file' }).click();
     await page.getByLabel('Choose a record file').setInputFiles(path);
