@@ -4,6 +4,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { SynchronousMode } from './db/index.js';
 import { HttpError } from './errors.js';
 import { Hub } from './hub.js';
+import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './lifecycle.js';
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
@@ -36,6 +37,8 @@ export interface AppOptions {
   /** A race's progress at most this often (PROGRESS_INTERVAL_MS by default); 0 sends each move's at once. */
   progressIntervalMs?: number;
   socketLimits?: Partial<SocketLimits>;
+  /** Grace period, lobby limit and hard cap (lifecycle.ts); each defaults to DEFAULT_LIFECYCLE_RULES. */
+  lifecycle?: Partial<LifecycleRules>;
   /** The built client to serve; null serves the API only. */
   clientDir?: string | null;
   /** The daily seeds' secret; by default one made on first start and kept in the database. */
@@ -70,6 +73,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(racesPlugin, {
     countdownMs: options.countdownMs ?? DEFAULT_COUNTDOWN_MS,
     progressIntervalMs: options.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
+    ...DEFAULT_LIFECYCLE_RULES,
+    ...options.lifecycle,
   });
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
   await app.register(replaysPlugin);

@@ -8,6 +8,22 @@ const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = resolve(process.env.DATA_DIR ?? './data');
 
 const countdownMs = process.env.COUNTDOWN_MS === undefined ? undefined : Number(process.env.COUNTDOWN_MS);
+
+/** A duration in whole seconds from the environment, or the default. */
+function seconds(name: string): number | undefined {
+  const text = process.env[name];
+  if (text === undefined) return undefined;
+  if (!/^[1-9][0-9]*$/.test(text)) {
+    console.error(`${name} must be a whole number of seconds (at least 1), not "${text}"`);
+    process.exit(2);
+  }
+  return Number(text) * 1000;
+}
+const lifecycle = {
+  ...(seconds('GRACE_SECONDS') !== undefined && { graceMs: seconds('GRACE_SECONDS')! }),
+  ...(seconds('LOBBY_LIMIT_SECONDS') !== undefined && { lobbyLimitMs: seconds('LOBBY_LIMIT_SECONDS')! }),
+  ...(seconds('HARD_CAP_SECONDS') !== undefined && { hardCapMs: seconds('HARD_CAP_SECONDS')! }),
+};
 const synchronous = (process.env.DB_SYNCHRONOUS ?? 'NORMAL').toUpperCase() as SynchronousMode;
 if (!SYNCHRONOUS_MODES.includes(synchronous)) {
   console.error(`DB_SYNCHRONOUS must be one of ${SYNCHRONOUS_MODES.join(', ')}`);
@@ -21,7 +37,7 @@ if (dailySecret !== undefined && dailySecret.length < 32) {
   process.exit(2);
 }
 
-const app = await buildApp({ dataDir, logLevel: process.env.LOG_LEVEL ?? 'info', countdownMs, synchronous, dailySecret });
+const app = await buildApp({ dataDir, logLevel: process.env.LOG_LEVEL ?? 'info', countdownMs, synchronous, dailySecret, lifecycle });
 
 let closing = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {

@@ -46,7 +46,7 @@ export const MAX_SEATS = 8;
 export const NAME_MAX = 24;
 
 /** How a game stands: `playing`, or how it ended. */
-export const GAME_STATES = ['playing', 'won', 'out-of-moves', 'resigned', 'timed-out'] as const;
+export const GAME_STATES = ['playing', 'won', 'out-of-moves', 'resigned', 'timed-out', 'abandoned'] as const;
 export const gameState = z.enum(GAME_STATES);
 /** What others see of a racer: the game state, or `disconnected` while playing without a socket. */
 export const progressStatus = z.enum([...GAME_STATES, 'disconnected']);
@@ -87,7 +87,21 @@ export const standingView = z.object({
   finishedAt: z.number().nullable(),
 });
 
-export const RACE_STATES = ['lobby', 'countdown', 'running', 'finished'] as const;
+export const RACE_STATES = ['lobby', 'countdown', 'running', 'finished', 'closed'] as const;
+/** Why a race is closed: its creator cancelled it, it was not started in time, or everyone left the lobby. */
+export const CLOSED_REASONS = ['cancelled', 'expired', 'empty'] as const;
+export const REMATCH_ANSWERS = ['accepted', 'declined'] as const;
+/**
+ * Where a racer is, the same for every viewer: `online` (an open socket), `reconnecting` (none
+ * since `since`, abandoned or unseated at `until` unless they come back), `gone` (left for good).
+ */
+export const PRESENCE_STATES = ['online', 'reconnecting', 'gone'] as const;
+export const presenceView = z.object({
+  state: z.enum(PRESENCE_STATES),
+  since: z.number().nullable(),
+  until: z.number().nullable(),
+});
+export const racerView = z.object({ id: z.number().int(), name: z.string(), seat: z.number().int(), presence: presenceView });
 
 export const raceView = z.object({
   code: z.string(),
@@ -96,8 +110,8 @@ export const raceView = z.object({
   timeLimitSeconds: z.number().int().nullable(),
   state: z.enum(RACE_STATES),
   creator: playerView,
-  /** Seated players in join order (the creator first). */
-  racers: z.array(playerView),
+  /** Seated players in seat order, each with their presence. */
+  racers: z.array(racerView),
   createdAt: z.number(),
   /** When the first layout is dealt (set by start). */
   startsAt: z.number().nullable(),
@@ -110,6 +124,29 @@ export const raceView = z.object({
   standings: z.array(standingView).nullable(),
   /** Revealed once the race is finished (so anyone can check the deals); null before. */
   seed: z.string().nullable(),
+  /** Set when the state is `closed`. */
+  closedReason: z.enum(CLOSED_REASONS).nullable(),
+  /** A lobby not started by then closes. */
+  lobbyClosesAt: z.number().nullable(),
+  /** A race without a time limit ends by then at the latest (the hard cap). */
+  capAt: z.number().nullable(),
+  /** How long a racer may be without a socket before losing their seat (lobby) or being finished as `abandoned` (race). */
+  graceSeconds: z.number().int(),
+  /** The code of the race this one is a rematch of. */
+  rematchOf: z.string().nullable(),
+  /** Once finished: the rematch, if someone asked for one: its code and each racer's answer. */
+  rematch: z
+    .object({ code: z.string(), accepted: z.array(z.number().int()), declined: z.array(z.number().int()) })
+    .nullable(),
+});
+
+/** What just happened to a race's seats, told to everyone watching it. */
+export const RACE_EVENT_KINDS = ['left', 'kicked', 'unseated', 'creator-changed', 'cancelled', 'closed', 'abandoned', 'rematch'] as const;
+export const raceEvent = z.object({
+  kind: z.enum(RACE_EVENT_KINDS),
+  /** Who it happened to (the new creator for `creator-changed`). */
+  player: playerView.nullable(),
+  at: z.number(),
 });
 
 // ---------------------------------------------------------------- client → server
@@ -198,6 +235,8 @@ export const serverMessage = z.discriminatedUnion('type', [
     nextIndex: z.number().optional(),
   }),
   z.object({ type: z.literal('pong'), serverTime: z.number() }),
+  /** Sent with the new `race` view after a seat or the race itself changed hands or closed. */
+  z.object({ type: z.literal('race-event'), code: z.string(), event: raceEvent }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessage>;
 export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
@@ -209,6 +248,10 @@ export type PlayerView = z.infer<typeof playerView>;
 export type ProgressView = z.infer<typeof progressView>;
 export type StandingView = z.infer<typeof standingView>;
 export type RaceView = z.infer<typeof raceView>;
+export type RacerView = z.infer<typeof racerView>;
+export type PresenceView = z.infer<typeof presenceView>;
+export type RaceEvent = z.infer<typeof raceEvent>;
+export type ClosedReason = (typeof CLOSED_REASONS)[number];
 export type RaceState = RaceView['state'];
 export type AckBody = z.infer<typeof ackBody>;
 export type ErrorMessage = ServerMessageOf<'error'>;
@@ -231,6 +274,10 @@ export const createRaceBody = z.strictObject({
   timeLimitSeconds: z.number().int().min(60).max(86_400).nullable().default(null),
 });
 export type CreatePlayerBody = z.input<typeof createPlayerBody>;
+export const kickBody = z.strictObject({ playerId: z.number().int().positive() });
+export const rematchBody = z.strictObject({ answer: z.enum(['accept', 'decline']) });
+export type KickBody = z.input<typeof kickBody>;
+export type RematchBody = z.input<typeof rematchBody>;
 export type CreateRaceBody = z.input<typeof createRaceBody>;
 /** A create-race body with its defaults filled in. */
 export type RaceOptions = z.output<typeof createRaceBody>;
