@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
-import type { SynchronousMode } from './db/index.js';
+import type { DatabaseOptions, SynchronousMode } from './db/index.js';
 import { HttpError } from './errors.js';
 import { Hub } from './hub.js';
 import clientPlugin from './plugins/client.js';
@@ -28,6 +28,8 @@ export interface AppOptions {
   dataDir: string;
   /** SQLite's commit durability (see db/index.ts); NORMAL by default. */
   synchronous?: SynchronousMode;
+  /** Lock waits and checkpoints (see db/index.ts); the defaults suit production. */
+  storage?: Pick<DatabaseOptions, 'busyTimeoutMs' | 'checkpoints' | 'walLimitBytes'>;
   /** pino level; 'silent' for tests. */
   logLevel?: string;
   clock?: Clock;
@@ -64,7 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('hub', new Hub());
   app.setErrorHandler(errorHandler);
 
-  await app.register(dbPlugin, { dataDir: options.dataDir, synchronous: options.synchronous ?? 'NORMAL' });
+  await app.register(dbPlugin, { dataDir: options.dataDir, ...options.storage, synchronous: options.synchronous ?? 'NORMAL' });
   await app.register(playersPlugin);
   await app.register(gamesPlugin);
   await app.register(racesPlugin, {
