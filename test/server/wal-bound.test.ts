@@ -41,6 +41,7 @@ describe.each(['worker', 'auto'] as const)('the write-ahead log with %s checkpoi
       clock,
       dailySecret: TEST_DAILY_SECRET,
       storage: { checkpoints, walLimitBytes: WAL_LIMIT_BYTES },
+      rateLimits: false,
     });
     await app.ready();
     const wal = join(dir, `${DB_FILE}-wal`);
