@@ -1,4 +1,4 @@
-// The `lucie` command: `lucie verify FILE...` and `lucie deal --seed S [--variant V]` (spec/record.md).
+// The `lucie` command: `lucie verify FILE...` and `lucie deal --seed S [--variant V]` (docs/record-format.md).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { dealLayout, makeRecord, parseVariant, recordOf, verifyRecord, type VerifyOutcome } from '../shared/index.js';
@@ -12,6 +12,21 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+// Strict: a byte that is not UTF-8 makes the record malformed instead of turning into U+FFFD.
+// The byte-order mark is kept so that the engine, which ignores exactly one, sees it.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function verifyFile(file: string): VerifyOutcome {
+  const bytes = readFileSync(file === '-' ? 0 : file);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { ok: false, index: null, reason: 'not UTF-8: the file holds bytes that are not valid UTF-8 text' };
+  }
+  return verifyRecord(text);
+}
+
 function verify(files: string[]): number {
   if (files.length === 0) fail('verify needs at least one file');
   const lines: string[] = [];
@@ -19,8 +34,7 @@ function verify(files: string[]): number {
   for (const file of files) {
     let outcome: VerifyOutcome;
     try {
-      // A byte-order mark is how some editors start a UTF-8 file, not part of the JSON.
-      outcome = verifyRecord(readFileSync(file === '-' ? 0 : file, 'utf8').replace(/^\uFEFF/, ''));
+      outcome = verifyFile(file);
     } catch (error) {
       outcome = { ok: false, index: null, reason: `cannot read ${file}: ${(error as Error).message}` };
     }
