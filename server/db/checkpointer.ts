@@ -53,6 +53,9 @@ export class Checkpointer {
     if (this.stopping) return;
     this.stopping = true;
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    // Held until it exits: with the worker and the timeout both unref'd, a shutdown with nothing
+    // else pending would end the process here, before the database is closed.
+    this.worker.ref();
     this.worker.postMessage('stop');
     const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS).unref());
     if ((await Promise.race([exited, timeout])) === 'timeout') await this.worker.terminate();
