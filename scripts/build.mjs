@@ -2,14 +2,14 @@
 //  - cli: the `lucie` command bundled into dist/lucie.mjs, so `npx lucie` starts fast (`prepare`
 //    runs this part on `npm ci`, before the rest of the sources are there in the Docker build);
 //  - server: each TypeScript file of server/, shared/ and contract/ compiled to plain JavaScript
-//    at the same relative path in dist/app (paths built from import.meta.url, such as the
+//    (and any .mjs among them copied) at the same relative path in dist/app (paths built from import.meta.url, such as the
 //    migrations and the client, still resolve), beside migrations/ and package.json: the tree
 //    `npm start` and the Docker image run as `node server/main.js`;
 //  - client: `vite build` into dist/client, copied to dist/app/dist/client, then every hashed
 //    asset precompressed (.br and .gz beside it) for server/plugins/client.ts to send as is.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -27,9 +27,10 @@ for (const target of wanted) {
 const builds = (target) => wanted.length === 0 || wanted.includes(target);
 const common = { platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' };
 
-function typescriptFiles(dir) {
+/** The files under `dir` whose names match `pattern`, as absolute paths. */
+function filesIn(dir, pattern) {
   return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts'))
+    .filter((entry) => entry.isFile() && pattern.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
@@ -51,7 +52,10 @@ if (builds('cli')) {
 if (builds('server')) {
   const sources = ['server', 'shared', 'contract'].filter((dir) => existsSync(join(root, dir)));
   for (const dir of sources) rmSync(join(app, dir), { recursive: true, force: true });
-  await build({ ...common, entryPoints: sources.flatMap(typescriptFiles), outbase: root, outdir: app, bundle: false });
+  const typescript = sources.flatMap((dir) => filesIn(dir, /(?<!\.d)\.ts$/));
+  await build({ ...common, entryPoints: typescript, outbase: root, outdir: app, bundle: false });
+  // Plain JavaScript beside the sources (a worker thread's script, say) ships as it is.
+  for (const file of sources.flatMap((dir) => filesIn(dir, /\.(mjs|cjs|js)$/))) cpSync(file, join(app, relative(root, file)));
   cpSync(join(root, 'migrations'), join(app, 'migrations'), { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) cpSync(join(root, file), join(app, file));
 }

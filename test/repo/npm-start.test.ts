@@ -63,22 +63,24 @@ const portFree = async (port: number): Promise<boolean> =>
   });
 
 /** `npm start` on a free port and a fresh data folder; resolves once the server answers, with its pid. */
-async function npmStart(): Promise<{ npm: ChildProcess; server: number; base: string; port: number }> {
+async function npmStart(): Promise<{ npm: ChildProcess; server: number; base: string; port: number; log: () => string }> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'lucie-start-'));
   dirs.push(dataDir);
   const npm = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   started.push(npm);
+  let log = '';
+  npm.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const base = `http://127.0.0.1:${port}`;
   await until('the server answers /api/health', () => fetch(`${base}/api/health`).then((answer) => answer.ok, () => false), 120_000);
   const children = childrenOf(npm.pid!);
   // The shell of the script replaced itself with the server (exec): one child, and it is node.
   expect(children.map((child) => child.command)).toEqual(['node dist/app/server/main.js']);
-  return { npm, server: children[0]!.pid, base, port };
+  return { npm, server: children[0]!.pid, base, port, log: () => log };
 }
 
 afterEach(() => {
@@ -88,7 +90,7 @@ afterEach(() => {
 
 describe('npm start', () => {
   it('builds, runs the compiled server as npm’s own child, serves precompressed immutable assets, and dies with npm on kill -9', async () => {
-    const { npm, server, base, port } = await npmStart();
+    const { npm, server, base, port, log } = await npmStart();
     const page = await fetch(`${base}/`);
     expect(page.headers.get('cache-control')).toBe('no-cache');
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
@@ -99,6 +101,9 @@ describe('npm start', () => {
       'br',
       'public, max-age=31536000, immutable',
     ]);
+
+    // The compiled server finds every file it needs (worker scripts, migrations): no error logged.
+    expect(log()).not.toMatch(/"level":(50|60)/);
 
     process.kill(npm.pid!, 'SIGKILL');
     await until('the server exits after npm was killed', () => !alive(server), 10_000);
