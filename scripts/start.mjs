@@ -30,7 +30,7 @@ function buildClient() {
     return;
   }
   const built = join(root, 'dist', 'client', 'index.html');
-  const sources = newest(['client', 'shared', 'server/protocol.ts', 'vite.config.ts', 'package.json'].map((path) => join(root, path)));
+  const sources = newest(['client', 'shared', 'contract', 'vite.config.ts', 'package.json'].map((path) => join(root, path)));
   if (existsSync(built) && statSync(built).mtimeMs >= sources) {
     log('client is up to date');
     return;
