@@ -1,11 +1,24 @@
-// The `lucie` command: `lucie verify FILE...` and `lucie deal --seed S [--variant V]` (spec/record.md).
+// The `lucie` command: `lucie verify FILE...` and `lucie deal --seed S [--variant V] [--attempt A --check FILE]`.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { dealLayout, makeRecord, parseVariant, recordOf, verifyRecord, type VerifyOutcome } from '../shared/index.js';
+import {
+  attemptSeed,
+  dealLayout,
+  dealsMismatch,
+  makeRecord,
+  parseRecord,
+  parseVariant,
+  recordOf,
+  verifyRecord,
+  type VerifyOutcome,
+} from '../shared/index.js';
 
 const USAGE = `usage:
   lucie verify FILE... (or - for standard input)   check lucie-record/1 files, one JSON line each
-  lucie deal --seed S [--variant V]                 print the record of a new deal`;
+  lucie deal --seed S [--variant V]                 print the record of a new deal
+  lucie deal --seed S [--attempt A] --check FILE    check that a record's deals are the ones seed S
+                                                    deals (redeals from attempt A's own stream: a
+                                                    daily attempt, A its game id)`;
 
 function fail(message: string): never {
   process.stderr.write(`lucie: ${message}\n${USAGE}\n`);
@@ -34,17 +47,40 @@ function verify(files: string[]): number {
 function deal(args: string[]): number {
   let values;
   try {
-    ({ values } = parseArgs({ args, options: { seed: { type: 'string' }, variant: { type: 'string', default: 'strict' } } }));
+    ({ values } = parseArgs({
+      args,
+      options: { seed: { type: 'string' }, variant: { type: 'string', default: 'strict' }, attempt: { type: 'string' }, check: { type: 'string' } },
+    }));
   } catch (error) {
     fail((error as Error).message);
   }
   if (values.seed === undefined) fail('deal needs --seed S');
+  if (values.attempt !== undefined && values.check === undefined) fail('--attempt goes with --check FILE');
+  if (values.check !== undefined) return checkDeals(values.seed, values.attempt, values.check);
   const variant = parseVariant(values.variant);
   if (!variant.ok) fail(variant.error);
   const layout = dealLayout(values.seed, variant.value);
   const record = recordOf(variant.value, [layout], [], { seed: values.seed });
   process.stdout.write(JSON.stringify(makeRecord(record), null, 2) + '\n');
   return 0;
+}
+
+/** `lucie deal --check`: prints `{"ok":true,"deals":N}` or the first deal that differs, exit 0 or 1. */
+function checkDeals(seed: string, attempt: string | undefined, file: string): number {
+  if (attempt !== undefined && !/^(0|[1-9][0-9]{0,14})$/.test(attempt)) fail(`--attempt is a whole number (a game id), not "${attempt}"`);
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    fail(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const record = parseRecord(text);
+  if (!record.ok) fail(`${file}: ${record.error}`);
+  const redealSeed = attempt === undefined ? seed : attemptSeed(seed, Number(attempt));
+  const mismatch = dealsMismatch(record.value.variant, seed, redealSeed, record.value.deals);
+  const outcome = mismatch ? { ok: false, ...mismatch } : { ok: true, deals: record.value.deals.length };
+  process.stdout.write(JSON.stringify(outcome) + '\n');
+  return mismatch ? 1 : 0;
 }
 
 const [command, ...rest] = process.argv.slice(2);

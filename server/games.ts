@@ -9,6 +9,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  attemptSeed,
   makeAction,
   makeLayout,
   parseAction,
@@ -271,7 +272,7 @@ export class GameService {
     const action = parsed.value;
     let nextLayout: Layout | undefined;
     if (action.type === 'redeal' && game.position.problem(action) === undefined) {
-      nextLayout = redealLayout(game.seed, game.position.redealsUsed + 1, game.position.gatheredCards());
+      nextLayout = redealLayout(redealSeedOf(game), game.position.redealsUsed + 1, game.position.gatheredCards());
     }
     const problem = game.position.problem(action, nextLayout);
     if (problem !== undefined) {
@@ -426,6 +427,15 @@ export class GameService {
     return replay.value;
   }
 }
+
+/**
+ * The seed a game's redeals come from. A daily attempt redeals from its own stream (the day's
+ * seed and its game id): another identity copying its moves gets other layouts, so nobody can
+ * preview, or choose among, the redeals of the day. Race seats share the race seed on purpose:
+ * fair redeals, the same cards give every racer the same layout.
+ */
+export const redealSeedOf = (game: Pick<LiveGame, 'kind' | 'id' | 'seed'>): string =>
+  game.kind === 'daily' ? attemptSeed(game.seed, game.id) : game.seed;
 
 /** A stored layout (deals[k] of a game), read back; the server wrote it, so a failure is a fault. */
 export function storedLayout(deal: readonly string[], k: number): Layout {

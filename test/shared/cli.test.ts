@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VARIANT_IDS, dealLayout, makeLayout, makeRecord, recordOf } from '../../shared/index.js';
+import { DECK, VARIANT_IDS, attemptSeed, dealLayout, makeLayout, makeRecord, recordOf, redealLayout } from '../../shared/index.js';
 import { DEAD, WINNABLE, WINNING_ACTIONS } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -130,6 +130,31 @@ describe('lucie deal', () => {
     expect(outcomes.map(({ over: _over, ...outcome }) => outcome)).toEqual(
       VARIANT_IDS.map((variant) => ({ ok: true, foundations: variant === 'trefoil' ? 4 : 0, won: false, redealsUsed: 0 })),
     );
+  });
+
+  it('checks a daily attempt\'s deals against the revealed seed and the attempt\'s own redeal stream', () => {
+    const seed = 'daily-2026-11-29-revealed';
+    const own = redealLayout(attemptSeed(seed, 7), 1, DECK);
+    const attempt = file('attempt-7.json', makeRecord(recordOf('strict', [dealLayout(seed, 'strict'), own], [], { seed })));
+    const checked = lucie(['deal', '--seed', seed, '--attempt', '7', '--check', attempt]);
+    expect([checked.status, checked.stdout]).toEqual([0, '{"ok":true,"deals":2}\n']);
+    // The same cards from another attempt's stream, or from the seed itself (as races redeal), differ.
+    const other = lucie(['deal', '--seed', seed, '--attempt', '8', '--check', attempt]);
+    expect(other.status).toBe(1);
+    expect(JSON.parse(other.stdout)).toEqual({ ok: false, k: 1, expected: makeLayout(redealLayout(attemptSeed(seed, 8), 1, DECK)) });
+    const shared = lucie(['deal', '--seed', seed, '--check', attempt]);
+    expect(JSON.parse(shared.stdout)).toEqual({ ok: false, k: 1, expected: makeLayout(redealLayout(seed, 1, DECK)) });
+    // A race record (redeals from the race seed) checks without --attempt.
+    const race = file('race.json', makeRecord(recordOf('strict', [dealLayout(seed, 'strict'), redealLayout(seed, 1, DECK)], [])));
+    expect(lucie(['deal', '--seed', seed, '--check', race]).stdout).toBe('{"ok":true,"deals":2}\n');
+    expect(JSON.parse(lucie(['deal', '--seed', 'another', '--check', race]).stdout)).toMatchObject({ ok: false, k: 0 });
+  });
+
+  it('refuses --attempt without --check, and an attempt that is not a number', () => {
+    const alone = lucie(['deal', '--seed', 's', '--attempt', '3']);
+    expect([alone.status, alone.stderr.split('\n')[0]]).toEqual([2, 'lucie: --attempt goes with --check FILE']);
+    const bad = lucie(['deal', '--seed', 's', '--attempt', '1.5', '--check', file('x.json', record({}))]);
+    expect([bad.status, bad.stderr.split('\n')[0]]).toEqual([2, 'lucie: --attempt is a whole number (a game id), not "1.5"']);
   });
 
   it('runs as `npx lucie`, the bin of the root package', () => {
