@@ -41,7 +41,7 @@ export function benchDaily(): void {
 }
 
 function run(dir: string): void {
-  const db = openDatabase(dir);
+  const db = openDatabase(dir, { checkpoints: 'auto' });
   const sqlite = db.$client;
   const random = seededRandom(7);
   const opensAt = Date.parse(`${DAY}T00:00:00Z`);

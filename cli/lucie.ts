@@ -1,4 +1,4 @@
-// The `lucie` command: `lucie verify FILE...` and `lucie deal --seed S [--variant V] [--attempt A --check FILE]`.
+// The `lucie` command: `lucie verify FILE...` and `lucie deal --seed S [--variant V] [--attempt A --check FILE]` (docs/record-format.md).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
@@ -8,8 +8,11 @@ import {
   makeRecord,
   parseRecord,
   parseVariant,
+  err,
+  ok,
   recordOf,
   verifyRecord,
+  type Result,
   type VerifyOutcome,
 } from '../shared/index.js';
 
@@ -25,18 +28,32 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+// Strict: a byte that is not UTF-8 makes the record malformed instead of turning into U+FFFD.
+// The byte-order mark is kept so that the engine, which ignores exactly one, sees it.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A record file's text, decoded strictly; the error is the reason `verify` prints. */
+function readRecordText(file: string): Result<string> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file === '-' ? 0 : file);
+  } catch (error) {
+    return err(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return ok(utf8.decode(bytes));
+  } catch {
+    return err('not UTF-8: the file holds bytes that are not valid UTF-8 text');
+  }
+}
+
 function verify(files: string[]): number {
   if (files.length === 0) fail('verify needs at least one file');
   const lines: string[] = [];
   let allLegal = true;
   for (const file of files) {
-    let outcome: VerifyOutcome;
-    try {
-      // A byte-order mark is how some editors start a UTF-8 file, not part of the JSON.
-      outcome = verifyRecord(readFileSync(file === '-' ? 0 : file, 'utf8').replace(/^\uFEFF/, ''));
-    } catch (error) {
-      outcome = { ok: false, index: null, reason: `cannot read ${file}: ${(error as Error).message}` };
-    }
+    const text = readRecordText(file);
+    const outcome: VerifyOutcome = text.ok ? verifyRecord(text.value) : { ok: false, index: null, reason: text.error };
     allLegal &&= outcome.ok;
     lines.push(JSON.stringify(outcome));
   }
@@ -68,13 +85,9 @@ function deal(args: string[]): number {
 /** `lucie deal --check`: prints `{"ok":true,"deals":N}` or the first deal that differs, exit 0 or 1. */
 function checkDeals(seed: string, attempt: string | undefined, file: string): number {
   if (attempt !== undefined && !/^(0|[1-9][0-9]{0,14})$/.test(attempt)) fail(`--attempt is a whole number (a game id), not "${attempt}"`);
-  let text: string;
-  try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8').replace(/^\uFEFF/, '');
-  } catch (error) {
-    fail(`cannot read ${file}: ${(error as Error).message}`);
-  }
-  const record = parseRecord(text);
+  const text = readRecordText(file);
+  if (!text.ok) fail(text.error);
+  const record = parseRecord(text.value);
   if (!record.ok) fail(`${file}: ${record.error}`);
   const redealSeed = attempt === undefined ? seed : attemptSeed(seed, Number(attempt));
   const mismatch = dealsMismatch(record.value.variant, seed, redealSeed, record.value.deals);

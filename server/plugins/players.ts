@@ -47,13 +47,15 @@ export default fp(
     app.post('/api/players', async (request, reply): Promise<CreatePlayerAnswer> => {
       const { name } = parseBody(createPlayerBody, request.body);
       const token = randomBytes(32).toString('base64url');
-      const player = app.db
+      // `.all()`, never `.get()`: an autocommit INSERT … RETURNING stopped after its first row
+      // commits without ever running SQLite's automatic checkpoint (the log would grow forever).
+      const [player] = app.db
         .insert(players)
         .values({ name, tokenHash: hashToken(token), createdAt: app.clock.now() })
         .returning({ id: players.id, name: players.name })
-        .get();
+        .all();
       reply.code(201);
-      return { player, token };
+      return { player: player!, token };
     });
 
     app.get('/api/me', async (request): Promise<MeAnswer> => ({ player: currentPlayer(request) }));

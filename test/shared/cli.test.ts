@@ -17,7 +17,7 @@ const lucie = (args: readonly string[], input = '') => {
 };
 const file = (name: string, content: unknown) => {
   const path = join(dir, name);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  writeFileSync(path, typeof content === 'string' || content instanceof Uint8Array ? content : JSON.stringify(content));
   return path;
 };
 const record = (fields: object) => ({ format: 'lucie-record/1', variant: 'strict', deals: [DEAD], actions: [], ...fields });
@@ -60,6 +60,23 @@ describe('lucie verify', () => {
     const run = lucie(['verify', file('bom.json', '\uFEFF' + JSON.stringify(record({})))]);
     expect(run.stdout).toBe('{"ok":true,"foundations":0,"won":false,"over":false,"redealsUsed":0}\n');
     expect(run.status).toBe(0);
+  });
+
+  it('refuses bytes that are not UTF-8 anywhere in the file as malformed, never replacing them', () => {
+    const good = Buffer.from(JSON.stringify(record({ meta: { player: 'ana' } })));
+    const at = good.indexOf('ana');
+    const cases = [
+      [0xff], // never valid in UTF-8
+      [0xc3], // a lead byte without its continuation
+      [0xc0, 0xae], // an overlong "."
+      [0xed, 0xa0, 0x80], // a UTF-16 surrogate
+    ].map((bytes, i) => file(`bad-utf8-${i}.json`, Buffer.concat([good.subarray(0, at), Buffer.from(bytes), good.subarray(at)])));
+    const run = lucie(['verify', ...cases, file('good-utf8.json', good)]);
+    const notUtf8 = '{"ok":false,"index":null,"reason":"not UTF-8: the file holds bytes that are not valid UTF-8 text"}';
+    expect(run.stdout).toBe([notUtf8, notUtf8, notUtf8, notUtf8, '{"ok":true,"foundations":0,"won":false,"over":false,"redealsUsed":0}', ''].join('\n'));
+    expect(run.status).toBe(1);
+    const piped = spawnSync(process.execPath, ['bin/lucie.mjs', 'verify', '-'], { cwd: ROOT, input: Buffer.concat([good, Buffer.from([0xfe])]) });
+    expect([piped.status, piped.stdout.toString()]).toEqual([1, notUtf8 + '\n']);
   });
 
   it('reports malformed input on its own line and goes on with the next record', () => {

@@ -148,7 +148,7 @@ describe('strict: redeals (rule 5)', () => {
       'the layout of redeal 1 is wrong: fan 1 has 1 cards, should have 3 (fans of 3, only the last shorter)',
     );
     expect(why(position, 'R', [...next, ''])).toBe(
-      'the layout of redeal 1 is wrong: 49 cards make 17 fans of 3 (the last may be shorter), not 18',
+      'the layout of redeal 1 is wrong: fan 18 has 0 cards, should not be there (49 cards make 17 fans of 3, only the last shorter)',
     );
     expect(why(position, 'R', [...next.slice(0, 15), 'TS JS', 'QS KS'])).toBe(
       'the layout of redeal 1 is wrong: fan 16 has 2 cards, should have 3 (fans of 3, only the last shorter)',
