@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'too-large', // a body or frame over the size limit (nothing read)
   'uri-too-long', // a URL over the length limit
   'rate-limited', // too many requests or frames: this one was dropped
+  'too-many-sockets', // too many websockets open from one address
   // Who may do what.
   'unauthorized', // no valid player token
   'not-your-game', // the game belongs to another player
@@ -58,6 +59,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'too-large': 413,
   'uri-too-long': 414,
   'rate-limited': 429,
+  'too-many-sockets': 429,
   unauthorized: 401,
   'not-your-game': 403,
   'not-creator': 403,
