@@ -72,7 +72,7 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** One Chromium profile (its own localStorage, so its own player), as TOOLCHAIN.md says to launch it. */
+/** One Chromium profile (its own localStorage, so its own player), launched the way Debian's build needs (flags below). */
 export async function openBrowser(viewport: { width: number; height: number }, options: { hasTouch?: boolean } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'lucie-browser-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
