@@ -21,7 +21,17 @@ if (dailySecret !== undefined && dailySecret.length < 32) {
   process.exit(2);
 }
 
-const app = await buildApp({ dataDir, logLevel: process.env.LOG_LEVEL ?? 'info', countdownMs, synchronous, dailySecret });
+// Off only for load and chaos tests, where every robot shares one address: sizes stay enforced.
+const unlimited = process.env.RATE_LIMITS === 'off';
+
+const app = await buildApp({
+  dataDir,
+  logLevel: process.env.LOG_LEVEL ?? 'info',
+  countdownMs,
+  synchronous,
+  dailySecret,
+  ...(unlimited && { rateLimits: false, socketLimits: { burst: 1_000_000, perSecond: 1_000_000 } }),
+});
 
 let closing = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {

@@ -1,5 +1,5 @@
 // The import picture: engine at the bottom, the contract on it, server and client beside each
-// other on both. Only the server's own code, its tests and its benchmarks may import server/.
+// other on both. Only the server's own code, its tests, benchmarks and chaos probes may import server/.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,10 +26,10 @@ function importsOf(file: string): string[] {
   return specifiers.map((specifier) => (specifier.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), specifier)) : specifier));
 }
 
-const files = ['shared', 'contract', 'server', 'client', 'cli', 'bench', 'test', 'scripts'].flatMap(sourcesUnder);
+const files = ['shared', 'contract', 'server', 'client', 'cli', 'bench', 'chaos', 'test', 'scripts'].flatMap(sourcesUnder);
 const edges = files.flatMap((file) => importsOf(file).map((target) => ({ file, target })));
 const inside = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
-const MAY_IMPORT_SERVER = ['server', 'test/server', 'test/browser', 'test/support', 'bench'];
+const MAY_IMPORT_SERVER = ['server', 'test/server', 'test/browser', 'test/support', 'bench', 'chaos'];
 
 describe('layers', () => {
   it('reads the imports of every layer', () => {
@@ -37,7 +37,7 @@ describe('layers', () => {
     expect(edges).toContainEqual({ file: 'server/app.ts', target: 'contract/index.js' });
   });
 
-  it('nothing outside the server, its tests and benchmarks imports server/', () => {
+  it('nothing outside the server, its tests, benchmarks and chaos probes imports server/', () => {
     const offending = edges.filter(({ file, target }) => inside(target, 'server') && !MAY_IMPORT_SERVER.some((folder) => inside(file, folder)));
     expect(offending).toEqual([]);
   });
