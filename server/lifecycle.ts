@@ -18,7 +18,7 @@ import { games, players, raceEntries, races } from './db/schema.js';
 import { HttpError } from './errors.js';
 import type { GameService } from './games.js';
 import type { Hub } from './hub.js';
-import type { ClosedReason, PlayerView, RaceEvent } from './protocol.js';
+import type { ClosedReason, PlayerView, RaceEvent } from '../contract/index.js';
 
 export interface LifecycleRules {
   /** Without a socket this long, a racer loses their lobby seat or is finished as abandoned. */

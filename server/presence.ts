@@ -3,7 +3,7 @@
  * websocket heartbeat, which closes half-open connections) and the stored time their last socket
  * closed, so every viewer sees the same thing.
  */
-import type { PresenceView } from './protocol.js';
+import type { PresenceView } from '../contract/index.js';
 
 export interface PresenceFacts {
   /** An open socket right now. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type AppOptions } from '../../server/app.js';
-import type { RaceView } from '../../server/protocol.js';
+import type { RaceView } from '../../contract/index.js';
 import { api, Client, createPlayer, createRace, dbState, ManualClock, Mirror, play, setSeed, type TestPlayer } from './helpers.js';
 
 const GRACE_MS = 60_000;

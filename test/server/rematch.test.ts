@@ -1,7 +1,7 @@
 // Rematch: same racers, same variant, seats and time limit, a new seed, as a normal lobby.
 import { afterEach, describe, expect, it } from 'vitest';
 import { races } from '../../server/db/schema.js';
-import type { RaceView } from '../../server/protocol.js';
+import type { RaceView } from '../../contract/index.js';
 import { api, Client, createPlayer, createRace, dbState, ManualClock, startServer, type TestServer } from './helpers.js';
 
 let server: TestServer;
