@@ -161,6 +161,7 @@ export const ERROR_CODES = [
   'index-ahead', // index past nextIndex
   'index-conflict', // a different action was already applied at that index
   'server-closing', // the server is shutting down: retry after reconnecting
+  'storage-unavailable', // the database could not store it (disk full, locked, failing): nothing changed, retry later
   'internal', // a server fault; nothing was applied
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -247,7 +248,8 @@ export interface RaceAnswer {
   race: RaceView;
 }
 export interface HealthAnswer {
-  status: 'ok' | 'closing';
+  /** `unavailable`: the process runs but the database cannot take writes now (it failed one lately, or is locked). */
+  status: 'ok' | 'closing' | 'unavailable';
   uptimeSeconds: number;
 }
 /** Every HTTP error. */
