@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
+import type { HealthAnswer } from '../../contract/index.js';
 import { storageReady } from '../db/index.js';
-import type { HealthAnswer } from '../protocol.js';
 
 /**
  * Liveness (`/api/health/live`: the process answers and is not shutting down) and readiness
