@@ -33,7 +33,7 @@ interface Figures {
   p99: number;
 }
 
-const game = { kind: 'practice', variant: 'strict', seed: 's', status: 'playing', foundations: 0, startedAt: 1 } as const;
+const game = { kind: 'race', variant: 'strict', seed: 's', status: 'playing', foundations: 0, startedAt: 1 } as const;
 
 function runWorkers(commands: WorkerCommand[]): Promise<Figures> {
   const script = fileURLToPath(new URL('./scale-worker.ts', import.meta.url));

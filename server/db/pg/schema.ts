@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { VARIANT_IDS } from '../../../shared/index.js';
-import { GAME_KINDS, GAME_STATES, RACE_STATES } from '../../protocol.js';
+import { GAME_KINDS, GAME_STATES, RACE_STATES } from '../../../contract/vocabulary.js';
 
 const millis = (name: string) => bigint(name, { mode: 'number' });
 
