@@ -1,32 +1,38 @@
 import fp from 'fastify-plugin';
-import type { HealthAnswer } from '../../contract/index.js';
+import type { HealthAnswer, ReadyAnswer } from '../../contract/index.js';
 import { storageReady } from '../db/index.js';
 
 /**
- * Liveness (`/api/health/live`: the process answers and is not shutting down) and readiness
- * (`/api/health/ready`, also `/api/health`: besides, the database takes writes). A supervisor
- * restarts on the first; a load balancer routes on the second: a full disk or a locked database
- * is not cured by a restart.
+ * `/api/health`, liveness for a supervisor: the process answers and is not shutting down (a
+ * restart would not cure a full disk or a lock held elsewhere, so the database is not asked).
+ * `/api/ready`, for a load balancer: besides, the database answers and takes writes; never
+ * throwing, each check reported, so an instance that cannot store moves gets no new players
+ * (503) and says why.
  */
 export default fp(
   async (app) => {
-    const uptimeSeconds = () => Math.round(process.uptime());
-    app.get('/api/health/live', async (_request, reply): Promise<HealthAnswer> => {
+    app.get('/api/health', async (_request, reply): Promise<HealthAnswer> => {
       const closing = app.games.closing;
       reply.code(closing ? 503 : 200);
-      return { status: closing ? 'closing' : 'ok', uptimeSeconds: uptimeSeconds() };
+      return { status: closing ? 'closing' : 'ok', uptimeSeconds: Math.round(process.uptime()) };
     });
-    const ready = async (_request: unknown, reply: import('fastify').FastifyReply): Promise<HealthAnswer> => {
-      if (app.games.closing) {
-        reply.code(503);
-        return { status: 'closing', uptimeSeconds: uptimeSeconds() };
+    app.get('/api/ready', async (_request, reply): Promise<ReadyAnswer> => {
+      const closing = app.games.closing;
+      let database: ReadyAnswer['database'] = 'ok';
+      try {
+        const storage = storageReady(app.db);
+        if (!storage.ready) {
+          app.log.warn({ code: storage.code }, 'readiness: the database cannot take writes');
+          database = 'unavailable';
+        }
+      } catch (error) {
+        app.log.warn({ err: error }, 'readiness: the database does not answer');
+        database = 'unreachable';
       }
-      const storage = storageReady(app.db);
-      reply.code(storage.ready ? 200 : 503);
-      return { status: storage.ready ? 'ok' : 'unavailable', uptimeSeconds: uptimeSeconds() };
-    };
-    app.get('/api/health/ready', ready);
-    app.get('/api/health', ready);
+      const ready = !closing && database === 'ok';
+      reply.code(ready ? 200 : 503);
+      return { ready, closing, database };
+    });
   },
   { name: 'health', dependencies: ['db', 'games'] },
 );

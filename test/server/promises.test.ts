@@ -117,11 +117,11 @@ describe('storage failures', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ statusCode: 503, code: 'storage-unavailable' });
     expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await server.app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
-    expect((await server.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(503);
+    expect((await server.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(503);
     unlock();
     expect((locker.prepare('select count(*) as n from races').get() as { n: number }).n).toBe(1);
     await api(server.app, 'POST', '/api/races', ana, { seats: 2 });
-    expect((await server.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
   });
 });
