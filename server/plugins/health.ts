@@ -20,6 +20,7 @@ export default fp(
       const closing = app.games.closing;
       let database: ReadyAnswer['database'] = 'ok';
       try {
+        app.db.$client.prepare('select 1').get();
         const storage = storageReady(app.db);
         if (!storage.ready) {
           app.log.warn({ code: storage.code }, 'readiness: the database cannot take writes');
