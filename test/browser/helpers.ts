@@ -117,3 +117,25 @@ export async function readFans(page: Page, board: string): Promise<Card[][]> {
     }),
   );
 }
+
+/** Stores the client's settings (`lucie.settings`) for `base`'s origin; they apply from the next page load. */
+export async function useSettings(page: Page, base: string, settings: Record<string, unknown>): Promise<void> {
+  if (!page.url().startsWith(base)) await page.goto(`${base}/`);
+  await page.evaluate((text) => localStorage.setItem('lucie.settings', text), JSON.stringify(settings));
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** Runs axe-core (injected from node_modules) on the page: names, contrast, target sizes and the rest of WCAG 2.2 AA. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'] } });
+    return result.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.slice(0, 5).map(({ target, failureSummary }) => ({ target, failureSummary })) }));
+  });
+}
