@@ -1,6 +1,6 @@
 /**
  * The player's preferences, kept in this browser (localStorage) and applied to the page as
- * `data-theme` and `data-deck` on the root element, so the stylesheet does the rest.
+ * `data-theme` (light or dark) and `data-deck` on the root element, so the stylesheet does the rest.
  */
 const STORAGE_KEY = 'lucie.settings';
 
@@ -69,12 +69,17 @@ export function animationMs(): number {
   return settings.speed === 'fast' ? 120 : 240;
 }
 
-/** Saves every change and mirrors theme and deck on `<html>`; call once at start-up. */
+/** Saves every change and mirrors theme (`system` resolved to light or dark) and deck on `<html>`; call once at start-up. */
 export function applySettings(): void {
+  const darkSystem = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+  const root = document.documentElement;
+  const paint = (): void => {
+    root.dataset.theme = settings.theme === 'system' ? (darkSystem?.matches ? 'dark' : 'light') : settings.theme;
+  };
+  darkSystem?.addEventListener('change', paint);
   $effect.root(() => {
     $effect(() => {
-      const root = document.documentElement;
-      root.dataset.theme = settings.theme;
+      paint();
       root.dataset.deck = settings.fourColour ? 'four' : 'two';
       try {
         localStorage.setItem(STORAGE_KEY, JSON.stringify(settings));
