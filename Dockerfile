@@ -1,5 +1,5 @@
 # Lucie's image: build everything in a full Node image, then run the compiled server (plain
-# JavaScript from scripts/build-server.mjs, no TypeScript loader) in a slim one as a non-root user.
+# JavaScript from scripts/build.mjs, no TypeScript loader) in a slim one as a non-root user.
 # CI runs the same build script and smoke-runs its output (.ci/run), since no image is built there.
 
 FROM node:20-bookworm AS build
@@ -7,12 +7,12 @@ WORKDIR /src
 # Dependencies first: this layer is reused until the lockfile changes. better-sqlite3 compiles
 # here, with the build tools of the full image.
 COPY package.json package-lock.json ./
-COPY scripts/build-cli.mjs scripts/
+COPY scripts/build.mjs scripts/
 COPY cli cli
 COPY shared shared
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build:server && npm prune --omit=dev --no-audit --no-fund
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data

@@ -1,4 +1,4 @@
-// Runs the compiled server (dist/app, from scripts/build-server.mjs) the way the Docker image
+// Runs the compiled server (dist/app, from scripts/build.mjs) the way the Docker image
 // does, `node server/main.js`, on a free port and a fresh data folder: it must answer its health
 // check, serve the client and stop cleanly on SIGTERM. With DATABASE_URL / REDIS_URL set it
 // checks that mode instead.

@@ -13,6 +13,7 @@ import playersPlugin from './plugins/players.js';
 import racesPlugin from './plugins/races.js';
 import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limits.js';
 import replaysPlugin from './plugins/replays.js';
+import securityPlugin from './plugins/security.js';
 import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
 import type { HttpError as HttpErrorBody } from './protocol.js';
 import { PROGRESS_INTERVAL_MS } from './races.js';
@@ -69,6 +70,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('hub', new Hub());
   app.setErrorHandler(errorHandler);
 
+  await app.register(securityPlugin);
   await app.register(dbPlugin, { dataDir: options.dataDir, ...options.storage, synchronous: options.synchronous ?? 'NORMAL' });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);

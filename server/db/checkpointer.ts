@@ -53,9 +53,14 @@ export class Checkpointer {
     if (this.stopping) return;
     this.stopping = true;
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    // Held until it has exited: with nothing else left to wait for, the process would otherwise
+    // end before the main connection is closed.
+    this.worker.ref();
     this.worker.postMessage('stop');
-    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS).unref());
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), STOP_TIMEOUT_MS)));
     if ((await Promise.race([exited, timeout])) === 'timeout') await this.worker.terminate();
+    clearTimeout(timer);
   }
 
   private onReport(report: WorkerReport, limit: number): void {

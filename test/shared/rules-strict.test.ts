@@ -1,4 +1,4 @@
-// The strict profile (RULES.md "Moves"), and the strict rules every other variant keeps.
+// The strict profile (docs/rules.md, "What a player may do in `strict`"), and the strict rules every other variant keeps.
 import { describe, expect, it } from 'vitest';
 import { Position, VARIANT_IDS, applyAction, dealFans, makeLayout, parseAction, type Action, type VariantId } from '../../shared/index.js';
 import { DEAD, WINNABLE, deadFor, WINNING_ACTIONS, changedFans, fansOf, layout, legal, play, start, swap, why } from './helpers.js';

@@ -225,6 +225,11 @@ describe('verify: text and syntax', () => {
     expect(outcome).toMatchObject({ ok: false, index: null, reason: expect.stringMatching(/^not JSON: /) });
   });
 
+  it('reads lower case as ASCII letters only: the long s is no spade', () => {
+    expect(line(record({ deals: [DEAD.map((fan) => fan.replace('KS', 'ks'))] }))).toBe(success(0, false, false, 0));
+    expect(line(record({ deals: [DEAD.map((fan) => fan.replace('KS', 'k\u017F'))] }))).toMatch(/^\{"ok":false,"index":null,"reason":"deals\[0\] fan \d+: \\"kſ\\" is not a card/);
+  });
+
   it('charges an empty fan string in a redeal layout to the R that deals it, as a fan of 0 cards', () => {
     const withEmpty = [...CLUBS_REDEALT.slice(0, 8), '', ...CLUBS_REDEALT.slice(8)];
     expect(line(record({ deals: [WINNABLE, withEmpty], actions: ['1>F', '1>F', '1>F', 'R'] }))).toBe(

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import type { SynchronousMode } from '../index.js';
 import * as schema from './schema.js';
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -15,6 +16,12 @@ const MIGRATION_LOCK_TIMEOUT = '60s';
 export interface PgOptions {
   /** Connections in this instance's pool. */
   poolSize?: number;
+  /**
+   * NORMAL (the default, as for SQLite): synchronous_commit off, a commit returns once it is in
+   * PostgreSQL's memory: a crash of any instance keeps it, a crash of the PostgreSQL server may
+   * lose the last few hundred milliseconds. FULL: each commit waits for its WAL flush.
+   */
+  synchronous?: SynchronousMode;
 }
 
 /**
@@ -23,7 +30,12 @@ export interface PgOptions {
  * applies them, the others wait for it, then find nothing left to do.
  */
 export async function openPgDatabase(url: string, options: PgOptions = {}): Promise<PgDb> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    options: `-c synchronous_commit=${options.synchronous === 'FULL' ? 'on' : 'off'}`,
+  });
   // An idle connection that breaks (the server restarts) must not crash the process; the pool drops it.
   pool.on('error', () => {});
   try {
