@@ -3,7 +3,7 @@
 // survive a reload, and axe checks (names, contrast, target sizes). Screenshots: /tmp/lucie-shots/.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyAction, dealLayout, makeAction, Position, safeHomeAction, sourceOf, targetOf, type Action } from '../../shared/index.js';
+import { applyAction, dealLayout, makeAction, Position, safeHomeAction, sourceOf, targetOf, type Action, type Result } from '../../shared/index.js';
 import { BoardDriver } from './board-driver.js';
 import { axeViolations, buildClient, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
@@ -19,6 +19,10 @@ afterAll(async () => {
 });
 
 const BOARD = 'Practice board';
+const must = <T>(result: Result<T>): T => {
+  if (!result.ok) throw new Error(result.error);
+  return result.value;
+};
 const slots = (page: Page) =>
   page
     .getByRole('region', { name: BOARD })
@@ -98,12 +102,10 @@ describe('fewer clicks', () => {
   it('auto-plays safe cards in practice after one click, each as an ordinary action', async () => {
     // Seed abc: A♦ (fan 8) goes home with one click; 2♦ on top of fan 10 follows by itself.
     await page.goto(`${server.base}/practice?seed=abc&variant=strict`);
-    const start = Position.start('strict', dealLayout('abc', 'strict'));
-    if (!start.ok) throw new Error(start.error);
-    let expected = applyAction(start.value, { type: 'fan-to-foundation', from: 7 }).value!;
+    let expected = must(applyAction(must(Position.start('strict', dealLayout('abc', 'strict'))), { type: 'fan-to-foundation', from: 7 }));
     const played = ['8>F'];
     for (let safe = safeHomeAction(expected, expected.legalActions()); safe; safe = safeHomeAction(expected, expected.legalActions())) {
-      expected = applyAction(expected, safe).value!;
+      expected = must(applyAction(expected, safe));
       played.push(makeAction(safe));
     }
     expect(played.length).toBeGreaterThan(1);
@@ -160,7 +162,7 @@ describe('input during animations', () => {
       const seed = `fast${game}`;
       await page.goto(`${server.base}/practice?seed=${seed}&variant=strict`);
       const region = page.getByRole('region', { name: BOARD });
-      let position = Position.start('strict', dealLayout(seed, 'strict')).value!;
+      let position = must(Position.start('strict', dealLayout(seed, 'strict')));
       await expect.poll(() => readFans(page, BOARD)).toEqual(position.fans);
       await region.evaluate((board) => board.scrollIntoView({ block: 'start' }));
       for (;;) {
@@ -182,7 +184,7 @@ describe('input during animations', () => {
         const to = (await destination.boundingBox())!;
         await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 3 });
         await page.mouse.up();
-        position = applyAction(position, action).value!;
+        position = must(applyAction(position, action));
         drags++;
         await expect.poll(() => readFans(page, BOARD), { timeout: 3000 }).toEqual(position.fans);
         expect(await region.locator('.message.problem').count()).toBe(0);

@@ -1,7 +1,7 @@
 // Browser-test plumbing: the built client served by a real server process, Debian's Chromium
 // through playwright-core, and a reader that turns the board's DOM back into engine cards.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,9 +138,12 @@ export interface AxeViolation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
-/** Runs axe-core (injected from node_modules) on the page: names, contrast, target sizes and the rest of WCAG 2.2 AA. */
+/**
+ * Runs axe-core on the page: names, contrast, target sizes and the rest of WCAG 2.2 AA. It is
+ * evaluated through the DevTools protocol, which the page's strict CSP (no inline script) allows.
+ */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+  await page.evaluate(readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'] } });
