@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { HttpError as HttpErrorBody } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
 import type { DatabaseOptions, SynchronousMode } from './db/index.js';
 import { HttpError } from './errors.js';
@@ -15,7 +16,6 @@ import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugin
 import replaysPlugin from './plugins/replays.js';
 import securityPlugin from './plugins/security.js';
 import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
-import type { HttpError as HttpErrorBody } from './protocol.js';
 import { PROGRESS_INTERVAL_MS } from './races.js';
 
 declare module 'fastify' {
@@ -92,7 +92,7 @@ function errorHandler(this: FastifyInstance, error: FastifyError | HttpError, re
   if (error instanceof HttpError) {
     body = { statusCode: error.statusCode, code: error.code, message: error.message, ...(error.field && { field: error.field }) };
   } else if (error.statusCode !== undefined && error.statusCode < 500) {
-    const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'bad-json' : error.statusCode === 413 ? 'body-too-large' : 'bad-request';
+    const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'bad-json' : error.statusCode === 413 ? 'too-large' : 'bad-request';
     body = { statusCode: error.statusCode, code, message: error.message };
   } else {
     request.log.error({ err: error }, 'request failed');

@@ -3,7 +3,7 @@
  * game's move log in a SQLite transaction (with the new deal after a redeal), and only then
  * acknowledged to the player and announced to the listeners (races broadcast it as progress).
  * Live positions are kept in memory and rebuilt from the move log when a game is loaded, so a
- * restart, even a crash, loses no acknowledged action. Races, daily games and practice all play
+ * restart, even a crash, loses no acknowledged action. Race seats and daily attempts both play
  * through here; only how a game is created and who listens differ.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
@@ -21,12 +21,12 @@ import {
   type Position,
   type VariantId,
 } from '../shared/index.js';
+import type { AckBody, EndState, GameKind, GameSnapshot, GameState, GameStatus, PlayerView, ServerMessageOf } from '../contract/index.js';
 import type { Clock } from './clock.js';
 import { transaction, type Db, type Transaction } from './db/index.js';
 import { gameActions, gameDeals, games } from './db/schema.js';
 import type { Refusal } from './errors.js';
 import type { Hub } from './hub.js';
-import type { AckBody, GameKind, GameState, GameStatus, PlayerView, ServerMessageOf } from './protocol.js';
 import { rankKey } from './standings.js';
 
 export interface LiveGame {
@@ -221,7 +221,7 @@ export class GameService {
     return [...this.live.values()].filter((game) => game.playerId === playerId);
   }
 
-  snapshot(game: LiveGame, raceCode: string | null): ServerMessageOf<'game'> {
+  snapshot(game: LiveGame, raceCode: string | null): GameSnapshot {
     return {
       type: 'game',
       gameId: game.id,
@@ -322,7 +322,7 @@ export class GameService {
     gameId: number,
     lastIndex: number,
     raceCode: (game: LiveGame) => string | null,
-  ): ServerMessageOf<'resynced'> | ServerMessageOf<'game'> | Refusal {
+  ): ServerMessageOf<'resynced'> | GameSnapshot | Refusal {
     const game = this.ownGame(player, gameId);
     if ('code' in game) return game;
     if (lastIndex >= game.actions.length) return this.snapshot(game, raceCode(game));
@@ -377,7 +377,7 @@ export class GameService {
   }
 
   /** Ends a playing game without an action (resignation, time limit). */
-  private end(game: LiveGame, state: Exclude<GameState, 'playing'>, at: number): void {
+  private end(game: LiveGame, state: EndState, at: number): void {
     this.db
       .update(games)
       .set({ status: state, finishedAt: at, rankKey: rankKey(game.position.foundationCount(), at - game.startedAt) })
@@ -386,7 +386,7 @@ export class GameService {
     this.finish(game, state, at);
   }
 
-  private finish(game: LiveGame, state: Exclude<GameState, 'playing'>, at: number): void {
+  private finish(game: LiveGame, state: EndState, at: number): void {
     game.state = state;
     game.finishedAt = at;
     this.live.delete(game.id);

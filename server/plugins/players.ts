@@ -2,11 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { createPlayerBody, type CreatePlayerAnswer, type MeAnswer, type PlayerView } from '../../contract/index.js';
 import type { Db } from '../db/index.js';
 import { players } from '../db/schema.js';
 import { HttpError } from '../errors.js';
 import { parseBody } from '../http.js';
-import { createPlayerBody, type CreatePlayerAnswer, type MeAnswer, type PlayerView } from '../protocol.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

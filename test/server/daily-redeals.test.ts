@@ -3,7 +3,7 @@
 // recompute once the day is over and the seed is revealed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attemptSeed, dealsMismatch, makeLayout, redealLayout, type VariantId } from '../../shared/index.js';
-import type { DailyStartAnswer } from '../../server/protocol.js';
+import type { DailyStartAnswer } from '../../contract/index.js';
 import { api, autoplay, createPlayer, layoutOf, ManualClock, startServer, TEST_DAILY_SECRET, type TestPlayer, type TestServer } from './helpers.js';
 
 const HOUR = 3_600_000;

@@ -5,7 +5,7 @@ import { makeAction, parseAction, parseLayout, Position, type Action, type Layou
 import { buildApp, type AppOptions } from '../../server/app.js';
 import type { Clock } from '../../server/clock.js';
 import { races } from '../../server/db/schema.js';
-import type { ClientMessageInput, RaceView, ServerMessage, ServerMessageOf } from '../../server/protocol.js';
+import type { ClientMessageInput, RaceView, ServerMessage, ServerMessageOf } from '../../contract/index.js';
 
 export interface TestServer {
   app: FastifyInstance;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, redactToken } from '../../server/app.js';
 import { players } from '../../server/db/schema.js';
-import { RACE_CODE_ALPHABET } from '../../server/protocol.js';
+import { RACE_CODE_ALPHABET } from '../../contract/index.js';
 import { api, createPlayer, createRace, dbState, setSeed, type TestPlayer } from './helpers.js';
 
 let app: FastifyInstance;
@@ -151,6 +151,12 @@ describe('the rest of the HTTP surface', () => {
     const { status, body } = await api(app, 'GET', '/api/health');
     expect(status).toBe(200);
     expect(body).toMatchObject({ status: 'ok' });
+  });
+
+  it('reports readiness', async () => {
+    const { status, body } = await api(app, 'GET', '/api/ready');
+    expect(status).toBe(200);
+    expect(body).toEqual({ ready: true, closing: false, database: 'ok' });
   });
 
   it('answers unknown API routes with a JSON 404', async () => {

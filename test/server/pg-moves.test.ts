@@ -26,7 +26,7 @@ async function newGame(): Promise<number> {
     .returning({ id: players.id });
   const [game] = await db
     .insert(games)
-    .values({ kind: 'practice', playerId: player!.id, variant: 'strict', seed: 's', status: 'playing', foundations: 0, startedAt: 1 })
+    .values({ kind: 'daily', day: '2026-12-01', playerId: player!.id, variant: 'strict', seed: 's', status: 'playing', foundations: 0, startedAt: 1 })
     .returning({ id: games.id });
   return game!.id;
 }

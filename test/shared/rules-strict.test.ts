@@ -248,8 +248,8 @@ describe('positions', () => {
     copy.play({ type: 'fan-to-fan', from: 3, to: 8 });
     expect(fansOf(copy)[3]).toBe('QD 2S');
     expect(fansOf(dealt)[3]).toBe('QD 2S 8C');
-    expect(dealt.validate({ type: 'fan-to-fan', from: 3, to: 8 })).toEqual({ ok: true, value: { type: 'fan-to-fan', from: 3, to: 8 } });
-    expect(dealt.validate({ type: 'fan-to-fan', from: 3, to: 3 })).toEqual({ ok: false, error: 'a card cannot move onto its own fan' });
+    expect(dealt.problem({ type: 'fan-to-fan', from: 3, to: 8 })).toBeUndefined();
+    expect(dealt.problem({ type: 'fan-to-fan', from: 3, to: 3 })).toBe('a card cannot move onto its own fan');
   });
 
   it('lists what a redeal gathers in canonical order, and the top cards', () => {
