@@ -1,4 +1,4 @@
-import type { ProgressView } from '../../../server/protocol.js';
+import type { ProgressView } from './contract.js';
 import { statusText } from './format.js';
 
 /** Every this many cards home is worth telling the others. */
