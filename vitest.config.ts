@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [svelte()],
   test: {
+    // PostgreSQL and Redis for the storage and scale-out tests (already up in CI).
+    globalSetup: ['test/services.ts'],
     projects: [
       {
         extends: true,

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeAction, makeLayout, makeRecord, recordOf, replayRecord } from '../shared/index.js';
-import { dailySeed, dayOf, Leaderboard } from '../server/daily.js';
+import { dayOf } from '../contract/index.js';
+import { dailySeed, Leaderboard } from '../server/daily.js';
 import { openDatabase } from '../server/db/index.js';
 import { loadMoveLog, storedLayout } from '../server/games.js';
 import { rankKey } from '../server/standings.js';
@@ -40,7 +41,7 @@ export function benchDaily(): void {
 }
 
 function run(dir: string): void {
-  const db = openDatabase(dir);
+  const db = openDatabase(dir, { checkpoints: 'auto' });
   const sqlite = db.$client;
   const random = seededRandom(7);
   const opensAt = Date.parse(`${DAY}T00:00:00Z`);

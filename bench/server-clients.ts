@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { WebSocket, type RawData } from 'ws';
 import { makeAction, parseAction, parseLayout, Position, type Action, type Layout, type VariantId } from '../shared/index.js';
-import type { ServerMessage } from '../server/protocol.js';
+import type { ServerMessage } from '../contract/index.js';
 import { seededRandom } from './measure.js';
 
 export interface RunCommand {

@@ -37,7 +37,8 @@ type ChildMessage = PhaseEvent | { type: 'result'; result: RunResult } | { type:
 export async function benchServer(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lucie-bench-'));
   // Production settings (file database, WAL, synchronous NORMAL), except a frame budget that a
-  // closed-loop robot stays within and an instant countdown.
+  // closed-loop robot stays within, no per-address rate limits (every robot shares 127.0.0.1)
+  // and an instant countdown.
   const app = await buildApp({
     dataDir,
     synchronous: 'NORMAL',
@@ -45,6 +46,7 @@ export async function benchServer(): Promise<void> {
     clientDir: null,
     countdownMs: 0,
     socketLimits: { burst: 1_000_000, perSecond: 1_000_000 },
+    rateLimits: false,
   });
   app.get('/bench-echo', { websocket: true }, (socket) => {
     socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));

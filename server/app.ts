@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { HttpError as HttpErrorBody } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
-import type { SynchronousMode } from './db/index.js';
+import type { DatabaseOptions, SynchronousMode } from './db/index.js';
 import { HttpError } from './errors.js';
 import { Hub } from './hub.js';
 import clientPlugin from './plugins/client.js';
@@ -11,9 +12,10 @@ import gamesPlugin from './plugins/games.js';
 import healthPlugin from './plugins/health.js';
 import playersPlugin from './plugins/players.js';
 import racesPlugin from './plugins/races.js';
+import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limits.js';
 import replaysPlugin from './plugins/replays.js';
+import securityPlugin from './plugins/security.js';
 import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
-import type { HttpError as HttpErrorBody } from './protocol.js';
 import { PROGRESS_INTERVAL_MS } from './races.js';
 
 declare module 'fastify' {
@@ -28,6 +30,8 @@ export interface AppOptions {
   dataDir: string;
   /** SQLite's commit durability (see db/index.ts); NORMAL by default. */
   synchronous?: SynchronousMode;
+  /** Lock waits and checkpoints (see db/index.ts); the defaults suit production. */
+  storage?: Pick<DatabaseOptions, 'busyTimeoutMs' | 'checkpoints' | 'walLimitBytes'>;
   /** pino level; 'silent' for tests. */
   logLevel?: string;
   clock?: Clock;
@@ -36,6 +40,8 @@ export interface AppOptions {
   /** A race's progress at most this often (PROGRESS_INTERVAL_MS by default); 0 sends each move's at once. */
   progressIntervalMs?: number;
   socketLimits?: Partial<SocketLimits>;
+  /** Per-address limits on creating things and on open sockets; false turns them off (benches, load tests). */
+  rateLimits?: Partial<RateLimits> | false;
   /** The built client to serve; null serves the API only. */
   clientDir?: string | null;
   /** The daily seeds' secret; by default one made on first start and kept in the database. */
@@ -64,7 +70,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('hub', new Hub());
   app.setErrorHandler(errorHandler);
 
-  await app.register(dbPlugin, { dataDir: options.dataDir, synchronous: options.synchronous ?? 'NORMAL' });
+  await app.register(securityPlugin);
+  await app.register(dbPlugin, { dataDir: options.dataDir, ...options.storage, synchronous: options.synchronous ?? 'NORMAL' });
+  if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);
   await app.register(gamesPlugin);
   await app.register(racesPlugin, {
@@ -84,7 +92,7 @@ function errorHandler(this: FastifyInstance, error: FastifyError | HttpError, re
   if (error instanceof HttpError) {
     body = { statusCode: error.statusCode, code: error.code, message: error.message, ...(error.field && { field: error.field }) };
   } else if (error.statusCode !== undefined && error.statusCode < 500) {
-    const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'bad-json' : error.statusCode === 413 ? 'body-too-large' : 'bad-request';
+    const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'bad-json' : error.statusCode === 413 ? 'too-large' : 'bad-request';
     body = { statusCode: error.statusCode, code, message: error.message };
   } else {
     request.log.error({ err: error }, 'request failed');

@@ -10,23 +10,17 @@ import { createHmac, randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { and, asc, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import type { VariantId } from '../shared/index.js';
+import { DAY_MS, dayOf, dayStart, type DailyAttempt, type DailyView, type LeaderboardEntry, type LeaderboardView, type Page, type PlayerView } from '../contract/index.js';
 import type { Clock } from './clock.js';
 import type { Db } from './db/index.js';
 import { dailyTallies, games, players, secrets } from './db/schema.js';
 import { HttpError } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
-import type { DailyAttempt, DailyView, LeaderboardEntry, LeaderboardView, Page, PlayerView } from './protocol.js';
 import { competitionRanks, firstRankKey } from './standings.js';
 
 export const DAILY_VARIANT: VariantId = 'strict';
-const DAY_MS = 86_400_000;
 /** Versioned, like the deal algorithm: changing how a day's seed is made must change this. */
 const DAILY_SEED_SCHEME = 'lucie-daily/1';
-
-/** The UTC day (YYYY-MM-DD) of an instant. */
-export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-/** 00:00 UTC of a day. */
-export const dayStart = (day: string): number => Date.parse(`${day}T00:00:00Z`);
 
 /** The seed of a day: readable, with 128 bits only the holder of the secret can compute. */
 export function dailySeed(secret: string, day: string): string {

@@ -1,11 +1,11 @@
 import type { ZodError } from 'zod';
-import type { ErrorCode } from './protocol.js';
+import type { ErrorCode } from '../contract/index.js';
 
 /** An HTTP error with a stable code, answered as `HttpError` by the app's error handler. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly field?: string,
   ) {

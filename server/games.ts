@@ -3,12 +3,13 @@
  * game's move log in a SQLite transaction (with the new deal after a redeal), and only then
  * acknowledged to the player and announced to the listeners (races broadcast it as progress).
  * Live positions are kept in memory and rebuilt from the move log when a game is loaded, so a
- * restart, even a crash, loses no acknowledged action. Races, daily games and practice all play
+ * restart, even a crash, loses no acknowledged action. Race seats and daily attempts both play
  * through here; only how a game is created and who listens differ.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  attemptSeed,
   makeAction,
   makeLayout,
   parseAction,
@@ -20,12 +21,12 @@ import {
   type Position,
   type VariantId,
 } from '../shared/index.js';
+import type { AckBody, EndState, GameKind, GameSnapshot, GameState, GameStatus, PlayerView, ServerMessageOf } from '../contract/index.js';
 import type { Clock } from './clock.js';
 import { transaction, type Db, type Transaction } from './db/index.js';
 import { gameActions, gameDeals, games } from './db/schema.js';
 import type { Refusal } from './errors.js';
 import type { Hub } from './hub.js';
-import type { AckBody, GameKind, GameState, GameStatus, PlayerView, ServerMessageOf } from './protocol.js';
 import { rankKey } from './standings.js';
 
 export interface LiveGame {
@@ -220,7 +221,7 @@ export class GameService {
     return [...this.live.values()].filter((game) => game.playerId === playerId);
   }
 
-  snapshot(game: LiveGame, raceCode: string | null): ServerMessageOf<'game'> {
+  snapshot(game: LiveGame, raceCode: string | null): GameSnapshot {
     return {
       type: 'game',
       gameId: game.id,
@@ -271,7 +272,7 @@ export class GameService {
     const action = parsed.value;
     let nextLayout: Layout | undefined;
     if (action.type === 'redeal' && game.position.problem(action) === undefined) {
-      nextLayout = redealLayout(game.seed, game.position.redealsUsed + 1, game.position.gatheredCards());
+      nextLayout = redealLayout(redealSeedOf(game), game.position.redealsUsed + 1, game.position.gatheredCards());
     }
     const problem = game.position.problem(action, nextLayout);
     if (problem !== undefined) {
@@ -321,7 +322,7 @@ export class GameService {
     gameId: number,
     lastIndex: number,
     raceCode: (game: LiveGame) => string | null,
-  ): ServerMessageOf<'resynced'> | ServerMessageOf<'game'> | Refusal {
+  ): ServerMessageOf<'resynced'> | GameSnapshot | Refusal {
     const game = this.ownGame(player, gameId);
     if ('code' in game) return game;
     if (lastIndex >= game.actions.length) return this.snapshot(game, raceCode(game));
@@ -376,7 +377,7 @@ export class GameService {
   }
 
   /** Ends a playing game without an action (resignation, time limit). */
-  private end(game: LiveGame, state: Exclude<GameState, 'playing'>, at: number): void {
+  private end(game: LiveGame, state: EndState, at: number): void {
     this.db
       .update(games)
       .set({ status: state, finishedAt: at, rankKey: rankKey(game.position.foundationCount(), at - game.startedAt) })
@@ -385,7 +386,7 @@ export class GameService {
     this.finish(game, state, at);
   }
 
-  private finish(game: LiveGame, state: Exclude<GameState, 'playing'>, at: number): void {
+  private finish(game: LiveGame, state: EndState, at: number): void {
     game.state = state;
     game.finishedAt = at;
     this.live.delete(game.id);
@@ -426,6 +427,15 @@ export class GameService {
     return replay.value;
   }
 }
+
+/**
+ * The seed a game's redeals come from. A daily attempt redeals from its own stream (the day's
+ * seed and its game id): another identity copying its moves gets other layouts, so nobody can
+ * preview, or choose among, the redeals of the day. Race seats share the race seed on purpose:
+ * fair redeals, the same cards give every racer the same layout.
+ */
+export const redealSeedOf = (game: Pick<LiveGame, 'kind' | 'id' | 'seed'>): string =>
+  game.kind === 'daily' ? attemptSeed(game.seed, game.id) : game.seed;
 
 /** A stored layout (deals[k] of a game), read back; the server wrote it, so a failure is a fault. */
 export function storedLayout(deal: readonly string[], k: number): Layout {

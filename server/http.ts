@@ -1,8 +1,9 @@
 import type { ZodType, z } from 'zod';
+import type { ErrorCode } from '../contract/index.js';
 import { describeZodError, HttpError } from './errors.js';
 
 /** Reads a part of a request with its zod schema, or answers 400 `code` naming the field and the rule. */
-function parseWith<S extends ZodType>(code: string, schema: S, value: unknown): z.output<S> {
+function parseWith<S extends ZodType>(code: ErrorCode, schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
   const { field, message } = describeZodError(parsed.error);

@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { PlayerView, ServerMessage } from './protocol.js';
+import type { PlayerView, ServerMessage } from '../contract/index.js';
 
 /** A connected socket and what it is subscribed to. `player` is null for an anonymous spectator. */
 export interface Peer {

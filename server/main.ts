@@ -1,4 +1,5 @@
-// The server's entry point: `node --import tsx server/main.ts` (what `npm start` runs).
+// The server's entry point. `npm start` builds it to dist/app/server/main.js and runs that file as
+// its own process; in development `node --import tsx server/main.ts` runs the sources.
 import { resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { SYNCHRONOUS_MODES, type SynchronousMode } from './db/index.js';
@@ -6,6 +7,8 @@ import { SYNCHRONOUS_MODES, type SynchronousMode } from './db/index.js';
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = resolve(process.env.DATA_DIR ?? './data');
+// Unset: the client built beside this file (dist/client of the build).
+const clientDir = process.env.CLIENT_DIR === undefined ? undefined : resolve(process.env.CLIENT_DIR);
 
 const countdownMs = process.env.COUNTDOWN_MS === undefined ? undefined : Number(process.env.COUNTDOWN_MS);
 const synchronous = (process.env.DB_SYNCHRONOUS ?? 'NORMAL').toUpperCase() as SynchronousMode;
@@ -21,7 +24,18 @@ if (dailySecret !== undefined && dailySecret.length < 32) {
   process.exit(2);
 }
 
-const app = await buildApp({ dataDir, logLevel: process.env.LOG_LEVEL ?? 'info', countdownMs, synchronous, dailySecret });
+// Off only for load and chaos tests, where every robot shares one address: sizes stay enforced.
+const unlimited = process.env.RATE_LIMITS === 'off';
+
+const app = await buildApp({
+  dataDir,
+  logLevel: process.env.LOG_LEVEL ?? 'info',
+  countdownMs,
+  synchronous,
+  dailySecret,
+  clientDir,
+  ...(unlimited && { rateLimits: false, socketLimits: { burst: 1_000_000, perSecond: 1_000_000 } }),
+});
 
 let closing = false;
 async function shutdown(signal: NodeJS.Signals): Promise<void> {
@@ -46,6 +60,21 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
 }
 process.on('SIGTERM', (signal) => void shutdown(signal));
 process.on('SIGINT', (signal) => void shutdown(signal));
+
+// `npm start` names its own pid here: no signal reaches us when npm is killed with SIGKILL, so
+// leave with it rather than linger as an orphan holding the port a supervisor restarts on.
+const parentPid = Number(process.env.LUCIE_PARENT_PID);
+if (Number.isInteger(parentPid) && parentPid > 1) {
+  const watch = setInterval(() => {
+    try {
+      process.kill(parentPid, 0);
+    } catch {
+      clearInterval(watch);
+      app.log.warn({ parentPid }, 'the process that started us is gone');
+      void shutdown('SIGHUP');
+    }
+  }, 500).unref();
+}
 
 try {
   await app.listen({ port, host });

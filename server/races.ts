@@ -6,13 +6,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { VARIANTS } from '../shared/index.js';
-import type { Clock } from './clock.js';
-import { Coalescer } from './coalescer.js';
-import { transaction, type Db, type Transaction } from './db/index.js';
-import { games, players, raceEntries, races } from './db/schema.js';
-import { HttpError } from './errors.js';
-import type { GameService, LiveGame } from './games.js';
-import type { Hub } from './hub.js';
 import {
   RACE_CODE_ALPHABET,
   RACE_CODE_LENGTH,
@@ -21,7 +14,14 @@ import {
   type RaceView,
   type RaceOptions,
   type StandingView,
-} from './protocol.js';
+} from '../contract/index.js';
+import type { Clock } from './clock.js';
+import { Coalescer } from './coalescer.js';
+import { transaction, type Db, type Transaction } from './db/index.js';
+import { games, players, raceEntries, races } from './db/schema.js';
+import { HttpError } from './errors.js';
+import type { GameService, LiveGame } from './games.js';
+import type { Hub } from './hub.js';
 import { rankStandings, type Finisher } from './standings.js';
 
 /** Where play can cycle (super-flower-garden, shamrocks, fan-reserve) a game may never end by itself: such a race always has a limit. */

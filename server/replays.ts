@@ -7,12 +7,12 @@
  */
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { makeRecord, type RecordJson } from '../shared/index.js';
+import type { GameSummary, HistoryView, Page, PlayerView } from '../contract/index.js';
 import type { DailyService } from './daily.js';
 import type { Db } from './db/index.js';
 import { games, players, raceEntries, races } from './db/schema.js';
 import { HttpError } from './errors.js';
 import { storedLayout, type GameService } from './games.js';
-import type { GameSummary, HistoryView, Page, PlayerView } from './protocol.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -109,8 +109,6 @@ export class ReplayService {
         return row.raceState === 'finished';
       case 'daily':
         return this.daily.isOver(row.game.day!);
-      case 'practice':
-        return true;
     }
   }
 

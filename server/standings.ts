@@ -1,4 +1,4 @@
-import type { StandingView } from './protocol.js';
+import type { StandingView } from '../contract/index.js';
 
 export type Finisher = Omit<StandingView, 'rank'>;
 

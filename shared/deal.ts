@@ -1,5 +1,5 @@
 import { DECK, rankOf, type Card } from './card.js';
-import { dealFans, type Layout } from './layout.js';
+import { dealFans, makeLayout, type Layout } from './layout.js';
 import { sha256 } from './sha256.js';
 import { VARIANTS, type VariantId } from './variant.js';
 
@@ -61,3 +61,40 @@ export const dealLayout = (seed: string, variant: VariantId): Layout =>
 /** The layout of the k-th redeal (k >= 1) of the gathered cards. */
 export const redealLayout = (seed: string, k: number, gathered: readonly Card[]): Layout =>
   dealFans(shuffleForDeal(seed, k, gathered));
+
+/**
+ * Redeal streams of their own, versioned like the deal itself.
+ *
+ * `lucie-attempt/1`: attempt A (a decimal number) of seed S redeals from the seed
+ * `lucie-attempt/1:{A}:{S}`: the k-th redeal of attempt A is `redealLayout(attemptSeed(S, A), k,
+ * gathered)`. The first layout still comes from S, so every attempt starts alike, while two
+ * attempts that gather the same cards get unrelated redeals: copying someone's moves on another
+ * identity previews nothing of their next layout. Without S the stream cannot be computed;
+ * with S (revealed when its day is over) anyone can recompute every attempt's deals.
+ */
+export const ATTEMPT_STREAM = 'lucie-attempt/1';
+
+/** The seed attempt `attempt` of `seed` redeals from. */
+export function attemptSeed(seed: string, attempt: number): string {
+  if (!Number.isSafeInteger(attempt) || attempt < 0) throw new RangeError(`an attempt is a whole number, not ${attempt}`);
+  return `${ATTEMPT_STREAM}:${attempt}:${seed}`;
+}
+
+/** Where a game's deals differ from what its seed deals: the first deal k that differs, and the layout the seed gives there. */
+export interface DealMismatch {
+  readonly k: number;
+  readonly expected: string[];
+}
+
+/**
+ * Recomputes a game's deals from its seed: deals[0] from `seed`, each redeal deals[k] (the same
+ * cards, whatever the order they were gathered in) from `redealSeed` (`attemptSeed(seed, A)` for
+ * a daily attempt, `seed` itself for races and practice). Undefined when every deal matches.
+ */
+export function dealsMismatch(variant: VariantId, seed: string, redealSeed: string, deals: readonly Layout[]): DealMismatch | undefined {
+  for (const [k, deal] of deals.entries()) {
+    const expected = makeLayout(k === 0 ? dealLayout(seed, variant) : redealLayout(redealSeed, k, deal.flat()));
+    if (JSON.stringify(expected) !== JSON.stringify(makeLayout(deal))) return { k, expected };
+  }
+  return undefined;
+}

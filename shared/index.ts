@@ -7,4 +7,6 @@ export * from './action.js';
 export * from './position.js';
 export * from './record.js';
 export * from './board.js';
+export * from './compat.js';
+export * from './safe.js';
 export * from './sha256.js';

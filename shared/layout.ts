@@ -63,11 +63,12 @@ export function layoutProblem(layout: Layout, expected: readonly Card[]): string
     const missing = expected.filter((card) => !seen[card]).map(makeCard);
     return `missing ${missing.join(' ')}`;
   }
+  // Fan by fan, so that an empty fan string is named as the fan of 0 cards it is.
   const fans = Math.ceil(expected.length / FAN_SIZE);
-  if (layout.length !== fans) {
-    return `${expected.length} cards make ${fans} fans of ${FAN_SIZE} (the last may be shorter), not ${layout.length}`;
-  }
   for (const [i, fan] of layout.entries()) {
+    if (i >= fans) {
+      return `fan ${i + 1} has ${fan.length} cards, should not be there (${expected.length} cards make ${fans} fans of ${FAN_SIZE}, only the last shorter)`;
+    }
     const size = Math.min(FAN_SIZE, expected.length - i * FAN_SIZE);
     if (fan.length !== size) {
       return `fan ${i + 1} has ${fan.length} cards, should have ${size} (fans of ${FAN_SIZE}, only the last shorter)`;

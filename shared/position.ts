@@ -35,7 +35,7 @@ function builds(rule: BuildRule, card: Card, target: Card): boolean {
 
 /**
  * A position of La Belle Lucie. Like a chess position in chessops it is a mutable value with
- * `clone`; `play` trusts its action, so validate first (or use the pure `applyAction`).
+ * `clone`; `play` trusts its action, so ask `problem` first (or use the pure `applyAction`).
  */
 export class Position {
   private constructor(
@@ -186,11 +186,6 @@ export class Position {
       case 'merci':
         return this.merciProblem(action);
     }
-  }
-
-  validate(action: Action, nextLayout?: Layout): Result<Action> {
-    const problem = this.problem(action, nextLayout);
-    return problem === undefined ? ok(action) : err(problem);
   }
 
   /** Plays a legal action in place. A redeal needs the next layout. */

@@ -34,16 +34,20 @@ const REQUIRED = ['format', 'variant', 'deals', 'actions'] as const;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Some editors start a UTF-8 file with a byte-order mark: one, at the very start, is not part of the JSON. */
+const BYTE_ORDER_MARK = '\uFEFF';
+
 /**
  * Reads a record (JSON text or an already parsed value) and checks its shape: known fields,
  * field types, format, variant, every card in every layout. Layout contents are judged when
- * the record is replayed.
+ * the record is replayed. Text must already be decoded strictly (invalid UTF-8 is the reader's
+ * to refuse); `NaN` and `Infinity` are not JSON, so they make the record malformed.
  */
 export function parseRecord(input: unknown): Result<GameRecord> {
   let value = input;
   if (typeof input === 'string') {
     try {
-      value = JSON.parse(input);
+      value = JSON.parse(input.startsWith(BYTE_ORDER_MARK) ? input.slice(BYTE_ORDER_MARK.length) : input);
     } catch (error) {
       return err(`not JSON: ${(error as Error).message}`);
     }
@@ -144,7 +148,7 @@ export type VerifyOutcome =
   | ({ readonly ok: true } & Pick<Status, 'foundations' | 'won' | 'over' | 'redealsUsed'>)
   | ({ readonly ok: false } & ReplayFailure);
 
-/** The `lucie verify` contract for one record (see spec/record.md). */
+/** The `lucie verify` contract for one record (see docs/record-format.md). */
 export function verifyRecord(input: unknown): VerifyOutcome {
   const record = parseRecord(input);
   if (!record.ok) return { ok: false, index: null, reason: record.error };

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { Checkpointer, type CheckpointLog } from './checkpointer.js';
 import * as schema from './schema.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -20,11 +21,36 @@ export const DB_FILE = 'lucie.db';
 export const SYNCHRONOUS_MODES = ['NORMAL', 'FULL'] as const;
 export type SynchronousMode = (typeof SYNCHRONOUS_MODES)[number];
 
+export interface DatabaseOptions {
+  synchronous?: SynchronousMode;
+  /**
+   * How long a statement waits for another connection's lock before failing SQLITE_BUSY. Short:
+   * better-sqlite3 waits synchronously, with the whole event loop, so a lock held elsewhere must
+   * become a quick refusal (`storage-unavailable`), not a freeze of every player.
+   */
+  busyTimeoutMs?: number;
+  /** 'worker' (the default for a file): checkpoints on their own thread; 'auto': SQLite's, inside commits. */
+  checkpoints?: 'worker' | 'auto';
+  /** Past this the log is truncated by a blocking checkpoint (see checkpointer.ts). */
+  walLimitBytes?: number;
+  log?: CheckpointLog;
+}
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 50;
+/** What the log file is cut back to whenever the writer starts it over. */
+export const JOURNAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_WAL_LIMIT_BYTES = 64 * 1024 * 1024;
+// An idle round only reads the log header; often enough that a burst of writes restarts the log within a few dozen commits.
+const CHECKPOINT_INTERVAL_MS = 25;
+
+const checkpointers = new WeakMap<Database.Database, Checkpointer>();
+const quietLog: CheckpointLog = { warn() {}, error() {} };
+
 /**
  * Opens (creating it on first start) the database in `dataDir`, or an in-memory one for
- * ':memory:', and applies the pending migrations.
+ * ':memory:', and applies the pending migrations. Close it with `closeDatabase`.
  */
-export function openDatabase(dataDir: string, synchronous: SynchronousMode = 'NORMAL'): Db {
+export function openDatabase(dataDir: string, options: DatabaseOptions = {}): Db {
   let file = ':memory:';
   if (dataDir !== ':memory:') {
     mkdirSync(dataDir, { recursive: true });
@@ -32,12 +58,55 @@ export function openDatabase(dataDir: string, synchronous: SynchronousMode = 'NO
   }
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma(`synchronous = ${synchronous}`);
+  sqlite.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
   const db = drizzle(sqlite, { schema });
+  // Migrations may wait for a lock as long as they need: nobody is playing yet.
+  sqlite.pragma('busy_timeout = 5000');
   migrate(db, { migrationsFolder: MIGRATIONS });
+  sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+  if (file !== ':memory:' && (options.checkpoints ?? 'worker') === 'worker') {
+    const checkpointer = new Checkpointer(
+      sqlite,
+      file,
+      { intervalMs: CHECKPOINT_INTERVAL_MS, walLimitBytes: options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES },
+      options.log ?? quietLog,
+    );
+    checkpointers.set(sqlite, checkpointer);
+  }
   return db;
+}
+
+/** Stops the checkpointer, then closes the connection (the last one checkpoints and removes the log). */
+export async function closeDatabase(db: Db): Promise<void> {
+  await checkpointers.get(db.$client)?.stop();
+  db.$client.close();
+}
+
+/**
+ * SQLite result codes that mean the storage, not the request, failed: the disk is full or
+ * failing, another process holds a lock, the file went read-only. Anything else from SQLite
+ * (a constraint, a syntax error) is a bug and stays one.
+ */
+const STORAGE_FAILURES = [
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_FULL',
+  'SQLITE_IOERR',
+  'SQLITE_READONLY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_PROTOCOL',
+  'SQLITE_NOMEM',
+  'SQLITE_CORRUPT',
+  'SQLITE_NOTADB',
+] as const;
+
+/** The SQLite code (e.g. SQLITE_FULL, SQLITE_IOERR_WRITE) when `error` is a storage failure. */
+export function storageFailureCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (typeof code !== 'string') return undefined;
+  return STORAGE_FAILURES.some((failure) => code === failure || code.startsWith(`${failure}_`)) ? code : undefined;
 }
 
 /**

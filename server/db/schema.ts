@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { VARIANT_IDS } from '../../shared/index.js';
-import { GAME_KINDS, GAME_STATES, RACE_STATES } from '../protocol.js';
+import { GAME_KINDS, GAME_STATES, RACE_STATES } from '../../contract/vocabulary.js';
 
 export const players = sqliteTable('players', {
   id: integer('id').primaryKey({ autoIncrement: true }),

@@ -1,18 +1,37 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { HttpError } from '../errors.js';
 
+/** Vite names what it builds after its content (`index-BneJyTNs.js`): such a file never changes. */
+const HASHED_ASSET = /-[\w-]{8,}\.\w+$/;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** index.html names the current assets, so browsers must ask again each time (cheap: it has an ETag). */
+const REVALIDATE = 'no-cache';
+
 /**
  * Serves the built client (dist/client) when there is one, with the single-page fallback: any
  * GET outside /api and /ws that is not a file answers index.html, so /race/CODE links work.
+ * Hashed assets go out as the build precompressed them (brotli or gzip, by Accept-Encoding),
+ * cached for good; everything else is revalidated.
  */
 export default fp<{ clientDir: string | null }>(
   async (app, { clientDir }) => {
     const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
-    if (hasClient) await app.register(fastifyStatic, { root: clientDir, wildcard: false });
-    else app.log.info({ clientDir }, 'no built client: serving the API only');
+    if (hasClient) {
+      await app.register(fastifyStatic, {
+        root: clientDir,
+        wildcard: false,
+        preCompressed: true,
+        cacheControl: false,
+        setHeaders: (reply, path) => {
+          // `path` may be the .br or .gz file chosen for the request: judge the name it stands for.
+          const name = basename(path).replace(/\.(br|gz)$/, '');
+          reply.header('cache-control', HASHED_ASSET.test(name) ? IMMUTABLE : REVALIDATE);
+        },
+      });
+    } else app.log.info({ clientDir }, 'no built client: serving the API only');
 
     app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split('?')[0]!;

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
+import { dayParams, leaderboardQuery, type DailyAnswer, type DailyStartAnswer, type LeaderboardAnswer } from '../../contract/index.js';
 import { DailyService, storedDailySecret } from '../daily.js';
 import { parseParams, parseQuery } from '../http.js';
-import { dayParams, leaderboardQuery, type DailyAnswer, type DailyStartAnswer, type LeaderboardAnswer } from '../protocol.js';
 import { currentPlayer } from './players.js';
 
 declare module 'fastify' {

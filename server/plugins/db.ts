@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { openDatabase, type Db, type SynchronousMode } from '../db/index.js';
+import { closeDatabase, openDatabase, type DatabaseOptions, type Db } from '../db/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -8,12 +8,12 @@ declare module 'fastify' {
 }
 
 /** The SQLite database (migrated on open), closed last when the app closes. */
-export default fp<{ dataDir: string; synchronous: SynchronousMode }>(
-  async (app, { dataDir, synchronous }) => {
-    const db = openDatabase(dataDir, synchronous);
+export default fp<{ dataDir: string } & Omit<DatabaseOptions, 'log'>>(
+  async (app, { dataDir, ...options }) => {
+    const db = openDatabase(dataDir, { ...options, log: app.log });
     app.decorate('db', db);
     app.addHook('onClose', async () => {
-      db.$client.close();
+      await closeDatabase(db);
       app.log.info('database closed');
     });
   },

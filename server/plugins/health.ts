@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { HealthAnswer } from '../protocol.js';
+import type { HealthAnswer } from '../../contract/index.js';
 
 /** Liveness and readiness: the database answers, and the server is not shutting down. */
 export default fp(

@@ -2,11 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { createPlayerBody, type CreatePlayerAnswer, type MeAnswer, type PlayerView } from '../../contract/index.js';
 import type { Db } from '../db/index.js';
 import { players } from '../db/schema.js';
 import { HttpError } from '../errors.js';
 import { parseBody } from '../http.js';
-import { createPlayerBody, type CreatePlayerAnswer, type MeAnswer, type PlayerView } from '../protocol.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -47,13 +47,15 @@ export default fp(
     app.post('/api/players', async (request, reply): Promise<CreatePlayerAnswer> => {
       const { name } = parseBody(createPlayerBody, request.body);
       const token = randomBytes(32).toString('base64url');
-      const player = app.db
+      // `.all()`, never `.get()`: an autocommit INSERT … RETURNING stopped after its first row
+      // commits without ever running SQLite's automatic checkpoint (the log would grow forever).
+      const [player] = app.db
         .insert(players)
         .values({ name, tokenHash: hashToken(token), createdAt: app.clock.now() })
         .returning({ id: players.id, name: players.name })
-        .get();
+        .all();
       reply.code(201);
-      return { player, token };
+      return { player: player!, token };
     });
 
     app.get('/api/me', async (request): Promise<MeAnswer> => ({ player: currentPlayer(request) }));

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
+import { createRaceBody, raceCode, type RaceAnswer } from '../../contract/index.js';
 import { HttpError } from '../errors.js';
 import { parseBody } from '../http.js';
-import { createRaceBody, raceCode, type RaceAnswer } from '../protocol.js';
 import { RaceService, type RaceTiming } from '../races.js';
 import { currentPlayer } from './players.js';
 

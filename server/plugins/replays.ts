@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
+import { gameIdParams, historyQuery, type GameSummaryAnswer, type HistoryAnswer } from '../../contract/index.js';
 import { parseParams, parseQuery } from '../http.js';
-import { gameIdParams, historyQuery, type GameSummaryAnswer, type HistoryAnswer } from '../protocol.js';
 import { ReplayService } from '../replays.js';
 import { currentPlayer } from './players.js';
 

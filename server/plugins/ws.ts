@@ -2,9 +2,9 @@ import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
+import { CLIENT_MESSAGE_TYPES, clientMessage, type ClientMessage, type ServerMessageOf } from '../../contract/index.js';
 import { describeZodError, HttpError, type Refusal } from '../errors.js';
 import { send, type Peer } from '../hub.js';
-import { CLIENT_MESSAGE_TYPES, clientMessage, type ClientMessage, type ServerMessageOf } from '../protocol.js';
 import { playerByToken } from './players.js';
 
 export interface SocketLimits {

@@ -2,9 +2,26 @@
 // engine copy of the game to choose legal moves and to check what the board shows.
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { destinations, sourceOf, targetOf, type Target } from '../../client/src/lib/moves.js';
-import { cardName, makeAction, Position, suitName, suitOf, type Action, type Card, type Layout, type VariantId } from '../../shared/index.js';
+import {
+  cardName,
+  destinations,
+  makeAction,
+  oneClickDestination,
+  Position,
+  sourceOf,
+  suitName,
+  suitOf,
+  targetOf,
+  type Action,
+  type Card,
+  type Layout,
+  type Target,
+  type VariantId,
+} from '../../shared/index.js';
 import { readFans } from './helpers.js';
+
+/** Where a person grabs a covered card: the strip of it that shows. */
+const STRIP = { x: 4, y: 12 };
 
 export type Gesture = 'click' | 'drag' | 'keyboard';
 
@@ -67,7 +84,8 @@ export class BoardDriver {
     return this.region().getByRole('button', { name: new RegExp(`^Cell ${target.cell + 1}:`) });
   }
 
-  async drag(from: Locator, to: Locator): Promise<void> {
+  /** Drags `from` onto `to`, holding `from` at `grip` (its centre unless given: a covered card shows only its left strip). */
+  async drag(from: Locator, to: Locator, grip?: { x: number; y: number }): Promise<void> {
     // Aim where the cards have landed, not where a running animation happens to show them.
     await this.page.waitForFunction(() => document.getAnimations().length === 0);
     // The mouse moves in the viewport: bring the whole board into it, foundations included.
@@ -75,9 +93,11 @@ export class BoardDriver {
     const source = (await from.boundingBox())!;
     const target = (await to.boundingBox())!;
     const { mouse } = this.page;
-    await mouse.move(source.x + source.width / 2, source.y + source.height / 2);
+    const x = source.x + (grip?.x ?? source.width / 2);
+    const y = source.y + (grip?.y ?? source.height / 2);
+    await mouse.move(x, y);
     await mouse.down();
-    await mouse.move(source.x + source.width / 2 + 12, source.y + source.height / 2 + 12, { steps: 3 });
+    await mouse.move(x + 12, y + 12, { steps: 3 });
     await mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 8 });
     await mouse.up();
   }
@@ -95,14 +115,19 @@ export class BoardDriver {
       const source = sourceOf(action)!;
       const target = targetOf(action)!;
       const card = source.kind === 'fan' ? this.position.topCard(source.fan)! : source.kind === 'cell' ? this.position.cells[source.cell]! : source.card;
-      const several = destinations(this.position.legalActions(), source).length > 1;
+      const oneClick = oneClickDestination(destinations(this.position.legalActions(), source));
+      // A click (or Enter) plays the one sensible destination; any other destination is chosen after a pick.
+      const direct = oneClick !== undefined && makeAction(oneClick.action) === makeAction(action);
       const from = this.card(card);
-      if (gesture === 'drag') {
+      if (gesture === 'click' && !direct && oneClick !== undefined) {
+        // A click would play the sensible destination instead: a person drags the card where they want it.
+        await this.drag(from, this.target(target, card), source.kind === 'buried' ? STRIP : undefined);
+      } else if (gesture === 'drag') {
         await this.drag(from, this.target(target, card));
       } else if (gesture === 'click') {
         // A covered card shows only its left strip: that is where a person clicks it.
-        await from.click(source.kind === 'buried' ? { position: { x: 4, y: 12 } } : undefined);
-        if (several) await this.target(target, card).click();
+        await from.click(source.kind === 'buried' ? { position: STRIP } : undefined);
+        if (!direct) await this.target(target, card).click();
       } else {
         if (source.kind !== 'fan' || target.kind === 'cell') throw new Error(`no keyboard walk for ${makeAction(action)}`);
         // The fans are one tab stop: arrows walk to the source, Enter picks, Enter on the destination drops.
@@ -110,8 +135,8 @@ export class BoardDriver {
         await this.page.keyboard.press('Home');
         for (let i = 0; i < source.fan; i++) await this.page.keyboard.press('ArrowRight');
         await expect.poll(() => from.evaluate((element) => element === document.activeElement)).toBe(true);
-        await this.page.keyboard.press('Enter');
-        if (several) {
+        await this.page.keyboard.press(direct ? 'Enter' : 'Shift+Enter');
+        if (!direct) {
           if (target.kind === 'foundation') {
             await this.foundation(suitOf(card)).focus();
           } else {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { humanize } from '../../client/src/lib/moves.js';
 import { buildReplay } from '../../client/src/lib/replay.js';
-import { LEADERBOARD_PAGE, type CreatePlayerAnswer, type DailyStartAnswer, type GameSummaryAnswer, type ServerMessage } from '../../server/protocol.js';
+import { LEADERBOARD_PAGE, type CreatePlayerAnswer, type DailyStartAnswer, type GameSummaryAnswer, type ServerMessage } from '../../contract/index.js';
 import { makeAction, parseLayout, parseRecord, Position, verifyRecord, type Card, type Layout } from '../../shared/index.js';
 import { BoardDriver, simplePolicy } from './board-driver.js';
 import { buildClient, openBrowser, readFans, screenshot, SHOTS, startServer, type Browser, type RunningServer } from './helpers.js';

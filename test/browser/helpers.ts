@@ -12,8 +12,12 @@ import { cardName, DECK, type Card } from '../../shared/index.js';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SHOTS = '/tmp/lucie-shots';
 
+/** The browser tests' own build of the client: never the dist/client that `npm start` serves. */
+export const TEST_CLIENT_DIR = join(ROOT, 'dist', 'test-client');
+
 export function buildClient(): void {
-  execFileSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const vite = join(ROOT, 'node_modules', '.bin', 'vite');
+  execFileSync(vite, ['build', '--logLevel', 'warn', '--outDir', TEST_CLIENT_DIR, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 async function freePort(): Promise<number> {
@@ -32,13 +36,17 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** `server/main.ts` as `npm start` runs it, on a free port with a fresh data directory. */
+/**
+ * `server/main.ts` run from its sources through tsx (the code under test, no server build to
+ * wait for; `npm start`'s compiled server has its own test), serving TEST_CLIENT_DIR on a free
+ * port with a fresh data directory.
+ */
 export async function startServer(): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'lucie-browser-data-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: TEST_CLIENT_DIR, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -72,7 +80,7 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** One Chromium profile (its own localStorage, so its own player), as TOOLCHAIN.md says to launch it. */
+/** One Chromium profile (its own localStorage, so its own player), launched the way Debian's build needs (flags below). */
 export async function openBrowser(viewport: { width: number; height: number }, options: { hasTouch?: boolean } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'lucie-browser-profile-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -1,10 +1,10 @@
 // The practice page in a real browser: the board draws the engine's deal, offers the legal
-// destinations (several light up, Escape cancels), undo inside a deal, the legal-move aid, a
+// destinations (one click plays the sensible one; Shift+Enter lights them all up, Escape cancels), undo inside a deal, the legal-move aid, a
 // confirmed redeal, reserve cells, and a phone-sized screen.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sourceKey, sourceOf } from '../../client/src/lib/moves.js';
-import { dealLayout, Position, redealLayout, type Layout } from '../../shared/index.js';
+import { placeKey, sourcePlace } from '../../client/src/lib/board/places.js';
+import { dealLayout, Position, redealLayout, sourceOf, type Layout } from '../../shared/index.js';
 import { BoardDriver } from './board-driver.js';
 import { buildClient, openBrowser, readFans, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
 
@@ -46,9 +46,10 @@ describe('practice on a phone-sized screen', () => {
     await screenshot(page, 'practice-phone', true);
   });
 
-  it('lights up every destination of a card with several, and Escape cancels', async () => {
-    await card('Ace of diamonds').click();
-    await expect.poll(targets).toEqual(['F', 'f9']);
+  it('lights up every destination of a card picked with Shift+Enter, and Escape cancels', async () => {
+    await card('Ace of diamonds').focus();
+    await page.keyboard.press('Shift+Enter');
+    await expect.poll(targets).toEqual(['foundation-1', 'fan-9']);
     expect(await message().textContent()).toBe('Choose where: its foundation or fan 10 (Escape cancels)');
     await screenshot(page, 'practice-choose-phone');
     await page.keyboard.press('Escape');
@@ -56,11 +57,10 @@ describe('practice on a phone-sized screen', () => {
     expect(await message().textContent()).toBe('Cancelled');
   });
 
-  it('plays the chosen destination and undoes it', async () => {
+  it('sends a card home with one click when it can go there, and undoes it', async () => {
     await card('Ace of diamonds').click();
-    await board().getByRole('button', { name: /^diamonds foundation/ }).click();
     await expect.poll(() => board().getByRole('button', { name: /^diamonds foundation/ }).getAttribute('aria-label')).toBe(
-      'diamonds foundation: Ace of diamonds, 1 cards',
+      'diamonds foundation: Ace of diamonds, 1 card',
     );
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => readFans(page, 'Practice board')).toEqual(dealLayout(seed, 'strict'));
@@ -69,8 +69,9 @@ describe('practice on a phone-sized screen', () => {
 
   it('marks every card that has a legal move when asked', async () => {
     await page.getByLabel('Show legal moves').check();
-    const expected = new Set(startOf(dealLayout(seed, 'strict')).legalActions().flatMap((action) => (sourceOf(action) ? [sourceKey(sourceOf(action)!)] : [])));
-    await expect.poll(() => board().locator('.card.hint').evaluateAll((cards) => cards.map((element) => element.getAttribute('data-source')).sort())).toEqual(
+    const position = startOf(dealLayout(seed, 'strict'));
+    const expected = new Set(position.legalActions().flatMap((action) => (sourceOf(action) ? [placeKey(sourcePlace(position, sourceOf(action)!)!)] : [])));
+    await expect.poll(() => board().locator('.card.hint').evaluateAll((cards) => cards.map((element) => element.getAttribute('data-key')).sort())).toEqual(
       [...expected].sort(),
     );
     await page.getByLabel('Show legal moves').uncheck();
@@ -91,10 +92,15 @@ describe('practice on a phone-sized screen', () => {
     await expect.poll(() => board().getByRole('list', { name: 'Reserve cells' }).getByRole('button').count()).toBe(4);
     const fans = dealLayout(seed, 'fan-reserve');
     expect(await readFans(page, 'Practice board')).toEqual(fans);
-    await card('6 of clubs').click(); // the top of fan 2 has only the cells to go to
-    await expect.poll(targets).toEqual(['c0', 'c1', 'c2', 'c3']);
-    await board().getByRole('button', { name: 'Cell 2: empty' }).click();
-    await expect.poll(() => board().getByRole('button', { name: 'Cell 2: 6 of clubs' }).count()).toBe(1);
+    // The top of fan 2 has only the cells to go to: they are one destination, so a click plays it.
+    await card('6 of clubs').click();
+    await expect.poll(() => board().getByRole('button', { name: 'Cell 1: 6 of clubs' }).count()).toBe(1);
+    // Picked to choose, the four cells light up and any one of them takes the card.
+    await card('2 of spades').focus();
+    await page.keyboard.press('Shift+Enter');
+    await expect.poll(targets).toEqual(['cell-1', 'cell-2', 'cell-3']);
+    await board().getByRole('button', { name: 'Cell 3: empty' }).click();
+    await expect.poll(() => board().getByRole('button', { name: 'Cell 3: 2 of spades' }).count()).toBe(1);
     await screenshot(page, 'practice-reserve-phone', true);
   });
 

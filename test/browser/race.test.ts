@@ -3,8 +3,9 @@
 // the final standings. Screenshots go to /tmp/lucie-shots/ (look at them).
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptProblem, destinations, stuckReason } from '../../client/src/lib/moves.js';
-import type { RaceAnswer } from '../../server/protocol.js';
+import { attemptProblem, stuckReason } from '../../client/src/lib/moves.js';
+import type { RaceAnswer } from '../../contract/index.js';
+import { destinations } from '../../shared/index.js';
 import { BoardDriver } from './board-driver.js';
 import { buildClient, openBrowser, readFans, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
 

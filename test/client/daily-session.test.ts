@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DailySession as DailySessionType } from '../../client/src/lib/daily.svelte.js';
 import type { GameMessage } from '../../client/src/lib/game-session.svelte.js';
-import type { GameStatus } from '../../server/protocol.js';
+import type { GameStatus } from '../../contract/index.js';
 import { dealLayout, makeAction, makeLayout, Position, type Action } from '../../shared/index.js';
 import { FakeSocket, stubBrowser } from './fake-browser.js';
 

@@ -1,7 +1,7 @@
 // A browser for the client's session tests: a scripted websocket, a location, and a
 // localStorage holding Ana's identity. Timers are faked so reconnection delays can be stepped.
 import { vi } from 'vitest';
-import type { ClientMessage, ServerMessage } from '../../server/protocol.js';
+import type { ClientMessage, ServerMessage } from '../../contract/index.js';
 
 export class FakeSocket {
   static readonly OPEN = 1;

@@ -1,6 +1,7 @@
 // The client's formatting of times and days.
 import { describe, expect, it } from 'vitest';
-import { addDays, duration, formatDay, sentence } from '../../client/src/lib/format.js';
+import { addDays } from '../../contract/index.js';
+import { duration, formatDay, sentence } from '../../client/src/lib/format.js';
 
 describe('format', () => {
   it('writes durations in minutes and seconds, with tenths for ranked times', () => {

@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeFrom, duration } from '../../client/src/lib/format.js';
-import {
-  actionFor,
-  attemptProblem,
-  describeAction,
-  destinations,
-  humanize,
-  parseSourceKey,
-  parseTargetKey,
-  sourceKey,
-  stuckReason,
-  targetKey,
-  type Source,
-  type Target,
-} from '../../client/src/lib/moves.js';
-import { makeAction, parseCard, type Action, type Card } from '../../shared/index.js';
+import { attemptProblem, describeAction, humanize, stuckReason } from '../../client/src/lib/moves.js';
+import { actionFor, parseCard, type Card, type Source, type Target } from '../../shared/index.js';
 import { DEAD, play, start, swap } from '../shared/helpers.js';
 
 const card = (text: string): Card => {
@@ -25,44 +12,12 @@ const card = (text: string): Card => {
 const fan = (number: number): Source => ({ kind: 'fan', fan: number - 1 });
 const toFan = (number: number): Target => ({ kind: 'fan', fan: number - 1 });
 const foundation: Target = { kind: 'foundation' };
-const written = (found: { action: Action }[]): string[] => found.map((choice) => makeAction(choice.action));
 
 /** The rule sheets' worked example: fan 1 holds Q♦ 2♠ 8♣, fan 9 shows 9♣, A♠ is home. */
 function workedExample() {
   const fans = swap(DEAD, ['AC', 'QD'], ['AD', '2S'], ['KC', '8C'], ['AS', 'KD']);
   return play(start('strict', fans), ['2>F']);
 }
-
-describe('the board offers what the engine allows', () => {
-  it('sends 8♣ to its only destination, fan 9, in the worked example', () => {
-    const position = workedExample();
-    expect(written(destinations(position.legalActions(), fan(1)))).toEqual(['1>9']);
-    const after = play(position, ['1>9']);
-    expect(written(destinations(after.legalActions(), fan(1)))).toEqual(['1>F']);
-  });
-
-  it('lists every destination when a card has several: an Ace may go home or onto its 2', () => {
-    const position = start('strict', swap(DEAD, ['2D', 'KH'], ['AD', 'KC']));
-    const found = destinations(position.legalActions(), fan(1));
-    expect(written(found)).toEqual(['1>F', '1>3']);
-    expect(found.map((choice) => targetKey(choice.target))).toEqual(['F', 'f2']);
-  });
-
-  it('offers covered cards only through the merci, in the last deal with nothing else legal', () => {
-    const position = play(start('merci', DEAD), ['R', 'R'], [DEAD, DEAD]);
-    const legal = position.legalActions();
-    const aceOfClubs = destinations(legal, { kind: 'buried', card: card('AC') });
-    expect(written(aceOfClubs).slice(0, 3)).toEqual(['M AC>F', 'M AC>1', 'M AC>2']);
-    expect(aceOfClubs).toHaveLength(1 + 18);
-    expect(destinations(legal, fan(1))).toEqual([]);
-  });
-
-  it('finds no destination for a source that has none', () => {
-    const position = workedExample();
-    expect(destinations(position.legalActions(), fan(3))).toEqual([]);
-    expect(destinations(position.legalActions(), { kind: 'buried', card: card('2S') })).toEqual([]);
-  });
-});
 
 describe('refused attempts are explained in the engine’s words', () => {
   it('says why 8♣ cannot go on K♥', () => {
@@ -117,15 +72,6 @@ describe('names and keys', () => {
     expect(describeAction(position, { type: 'fan-to-fan', from: 0, to: 8 })).toBe('8 of clubs to fan 9');
     expect(describeAction(play(position, ['1>9']), { type: 'fan-to-foundation', from: 0 })).toBe('2 of spades to the spades foundation');
     expect(describeAction(position, { type: 'redeal' })).toBe('Redeal 1');
-  });
-
-  it('reads back the keys it writes', () => {
-    const sources: Source[] = [fan(4), { kind: 'cell', cell: 2 }, { kind: 'buried', card: 40 }];
-    for (const source of sources) expect(parseSourceKey(sourceKey(source))).toEqual(source);
-    const targets: Target[] = [toFan(18), { kind: 'cell', cell: 0 }, foundation];
-    for (const target of targets) expect(parseTargetKey(targetKey(target))).toEqual(target);
-    expect(parseSourceKey('x1')).toBeUndefined();
-    expect(parseTargetKey('f')).toBeUndefined();
   });
 });
 

@@ -2,7 +2,7 @@
 // errors rolled back, reconnection resending what was never acknowledged.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RaceSession as RaceSessionType } from '../../client/src/lib/race.svelte.js';
-import type { GameStatus, RaceView, ServerMessage } from '../../server/protocol.js';
+import type { GameStatus, RaceView, ServerMessage } from '../../contract/index.js';
 import { dealLayout, makeAction, makeLayout, parseAction, redealLayout, type Action } from '../../shared/index.js';
 import { FakeSocket, stubBrowser } from './fake-browser.js';
 

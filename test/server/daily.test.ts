@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dealLayout, makeAction, makeLayout } from '../../shared/index.js';
 import { buildApp } from '../../server/app.js';
 import { games, secrets } from '../../server/db/schema.js';
-import type { DailyStartAnswer } from '../../server/protocol.js';
+import type { DailyStartAnswer } from '../../contract/index.js';
 import {
   api,
   autoplay,

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, redactToken } from '../../server/app.js';
 import { players } from '../../server/db/schema.js';
-import { RACE_CODE_ALPHABET } from '../../server/protocol.js';
+import { RACE_CODE_ALPHABET } from '../../contract/index.js';
 import { api, createPlayer, createRace, dbState, setSeed, type TestPlayer } from './helpers.js';
 
 let app: FastifyInstance;

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { games, players } from '../../server/db/schema.js';
-import type { DailyStartAnswer, LeaderboardView } from '../../server/protocol.js';
+import type { DailyStartAnswer, LeaderboardView } from '../../contract/index.js';
 import { rankKey } from '../../server/standings.js';
 import { api, autoplay, createPlayer, dbState, ManualClock, startServer, TEST_DAILY_SECRET, type TestPlayer, type TestServer } from './helpers.js';
 

@@ -4,7 +4,7 @@
 // exact: no time passes unless the test says so.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppOptions } from '../../server/app.js';
-import type { ServerMessage } from '../../server/protocol.js';
+import type { ServerMessage } from '../../contract/index.js';
 import { PROGRESS_INTERVAL_MS } from '../../server/races.js';
 import { api, Client, createPlayer, createRace, ManualClock, Mirror, play, playToEnd, setSeed, startServer, type TestServer } from './helpers.js';
 

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dealLayout, makeBoard, parseRecord, replayRecord, verifyRecord, type Position } from '../../shared/index.js';
-import type { DailyStartAnswer, GameSummary, RaceView } from '../../server/protocol.js';
+import type { DailyStartAnswer, GameSummary, RaceView } from '../../contract/index.js';
 import {
   api,
   autoplay,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
-import type { RaceView } from '../../server/protocol.js';
+import type { RaceView } from '../../contract/index.js';
 import { Client, ManualClock, Mirror, play, api, createPlayer, createRace, type TestPlayer } from './helpers.js';
 
 const root = new URL('../..', import.meta.url).pathname;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VARIANT_IDS, dealLayout, makeLayout, makeRecord, recordOf } from '../../shared/index.js';
+import { DECK, VARIANT_IDS, attemptSeed, dealLayout, makeLayout, makeRecord, recordOf, redealLayout } from '../../shared/index.js';
 import { DEAD, WINNABLE, WINNING_ACTIONS } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -17,7 +17,7 @@ const lucie = (args: readonly string[], input = '') => {
 };
 const file = (name: string, content: unknown) => {
   const path = join(dir, name);
-  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  writeFileSync(path, typeof content === 'string' || content instanceof Uint8Array ? content : JSON.stringify(content));
   return path;
 };
 const record = (fields: object) => ({ format: 'lucie-record/1', variant: 'strict', deals: [DEAD], actions: [], ...fields });
@@ -60,6 +60,23 @@ describe('lucie verify', () => {
     const run = lucie(['verify', file('bom.json', '\uFEFF' + JSON.stringify(record({})))]);
     expect(run.stdout).toBe('{"ok":true,"foundations":0,"won":false,"over":false,"redealsUsed":0}\n');
     expect(run.status).toBe(0);
+  });
+
+  it('refuses bytes that are not UTF-8 anywhere in the file as malformed, never replacing them', () => {
+    const good = Buffer.from(JSON.stringify(record({ meta: { player: 'ana' } })));
+    const at = good.indexOf('ana');
+    const cases = [
+      [0xff], // never valid in UTF-8
+      [0xc3], // a lead byte without its continuation
+      [0xc0, 0xae], // an overlong "."
+      [0xed, 0xa0, 0x80], // a UTF-16 surrogate
+    ].map((bytes, i) => file(`bad-utf8-${i}.json`, Buffer.concat([good.subarray(0, at), Buffer.from(bytes), good.subarray(at)])));
+    const run = lucie(['verify', ...cases, file('good-utf8.json', good)]);
+    const notUtf8 = '{"ok":false,"index":null,"reason":"not UTF-8: the file holds bytes that are not valid UTF-8 text"}';
+    expect(run.stdout).toBe([notUtf8, notUtf8, notUtf8, notUtf8, '{"ok":true,"foundations":0,"won":false,"over":false,"redealsUsed":0}', ''].join('\n'));
+    expect(run.status).toBe(1);
+    const piped = spawnSync(process.execPath, ['bin/lucie.mjs', 'verify', '-'], { cwd: ROOT, input: Buffer.concat([good, Buffer.from([0xfe])]) });
+    expect([piped.status, piped.stdout.toString()]).toEqual([1, notUtf8 + '\n']);
   });
 
   it('reports malformed input on its own line and goes on with the next record', () => {
@@ -130,6 +147,31 @@ describe('lucie deal', () => {
     expect(outcomes.map(({ over: _over, ...outcome }) => outcome)).toEqual(
       VARIANT_IDS.map((variant) => ({ ok: true, foundations: variant === 'trefoil' ? 4 : 0, won: false, redealsUsed: 0 })),
     );
+  });
+
+  it('checks a daily attempt\'s deals against the revealed seed and the attempt\'s own redeal stream', () => {
+    const seed = 'daily-2026-11-29-revealed';
+    const own = redealLayout(attemptSeed(seed, 7), 1, DECK);
+    const attempt = file('attempt-7.json', makeRecord(recordOf('strict', [dealLayout(seed, 'strict'), own], [], { seed })));
+    const checked = lucie(['deal', '--seed', seed, '--attempt', '7', '--check', attempt]);
+    expect([checked.status, checked.stdout]).toEqual([0, '{"ok":true,"deals":2}\n']);
+    // The same cards from another attempt's stream, or from the seed itself (as races redeal), differ.
+    const other = lucie(['deal', '--seed', seed, '--attempt', '8', '--check', attempt]);
+    expect(other.status).toBe(1);
+    expect(JSON.parse(other.stdout)).toEqual({ ok: false, k: 1, expected: makeLayout(redealLayout(attemptSeed(seed, 8), 1, DECK)) });
+    const shared = lucie(['deal', '--seed', seed, '--check', attempt]);
+    expect(JSON.parse(shared.stdout)).toEqual({ ok: false, k: 1, expected: makeLayout(redealLayout(seed, 1, DECK)) });
+    // A race record (redeals from the race seed) checks without --attempt.
+    const race = file('race.json', makeRecord(recordOf('strict', [dealLayout(seed, 'strict'), redealLayout(seed, 1, DECK)], [])));
+    expect(lucie(['deal', '--seed', seed, '--check', race]).stdout).toBe('{"ok":true,"deals":2}\n');
+    expect(JSON.parse(lucie(['deal', '--seed', 'another', '--check', race]).stdout)).toMatchObject({ ok: false, k: 0 });
+  });
+
+  it('refuses --attempt without --check, and an attempt that is not a number', () => {
+    const alone = lucie(['deal', '--seed', 's', '--attempt', '3']);
+    expect([alone.status, alone.stderr.split('\n')[0]]).toEqual([2, 'lucie: --attempt goes with --check FILE']);
+    const bad = lucie(['deal', '--seed', 's', '--attempt', '1.5', '--check', file('x.json', record({}))]);
+    expect([bad.status, bad.stderr.split('\n')[0]]).toEqual([2, 'lucie: --attempt is a whole number (a game id), not "1.5"']);
   });
 
   it('runs as `npx lucie`, the bin of the root package', () => {

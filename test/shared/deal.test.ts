@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ATTEMPT_STREAM,
+  attemptSeed,
   DEAL_ALGORITHM,
   DECK,
   VARIANT_IDS,
@@ -143,5 +145,34 @@ describe(`the dealing algorithm ${DEAL_ALGORITHM}`, () => {
   it('lists the starting cards: the whole deck, less the Aces in trefoil', () => {
     expect(startingCards('strict')).toEqual([...DECK]);
     expect(startingCards('trefoil')).toEqual(DECK.filter((card) => rankOf(card) !== 0));
+  });
+});
+
+describe(`per-attempt redeal streams ${ATTEMPT_STREAM}`, () => {
+  it('names an attempt\'s stream as documented, and refuses what is not an attempt number', () => {
+    expect(ATTEMPT_STREAM).toBe('lucie-attempt/1');
+    expect(attemptSeed('lucie', 1)).toBe('lucie-attempt/1:1:lucie');
+    expect(attemptSeed('daily-2026-11-29-x', 0)).toBe('lucie-attempt/1:0:daily-2026-11-29-x');
+    expect(() => attemptSeed('lucie', -1)).toThrow(RangeError);
+    expect(() => attemptSeed('lucie', 1.5)).toThrow('an attempt is a whole number, not 1.5');
+  });
+
+  it('deals the pinned redeal layouts of attempts 1 and 2 of one seed', () => {
+    expect(makeLayout(redealLayout(attemptSeed('lucie', 1), 1, DECK))).toEqual(['3H 6S 8C', '3S TH 5D', 'JS 7D AH', '6D 4H TS', '8D JC AD', '2C KD KS', '4D 3C KC', '6C JH 9C', '9S TC 5C', '4C 2S 8S', '5H 8H 7C', '9D 9H TD', '7S AS 3D', 'AC QD QC', '2H KH QS', '5S 4S 6H', '7H 2D QH', 'JD']);
+    expect(makeLayout(redealLayout(attemptSeed('lucie', 2), 1, DECK))).toEqual(['JD 2S 4H', '3H JC TD', 'QC 4S 9C', 'QD AC 5D', 'QH 7D 5C', '3D 8C 9D', 'KH 3S KD', '6H KS TC', '7H AS JS', '7S 7C 2H', 'JH 5S TS', 'AH 8D 8S', '4C 6D 2C', '4D QS 3C', '6C 2D AD', '9H KC 6S', 'TH 9S 5H', '8H']);
+    expect(makeLayout(redealLayout(attemptSeed('daily-2026-11-29', 41), 2, [0, 5, 17, 30, 44]))).toEqual(['6C AC 5D', '6S 5H']);
+  });
+
+  it('gives each attempt its own redeals of the same cards, none equal to the shared seed\'s (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 20 }), fc.nat(1000), fc.nat(1000), fc.integer({ min: 1, max: 2 }), (seed, a, b, k) => {
+        fc.pre(a !== b);
+        const shared = JSON.stringify(redealLayout(seed, k, DECK));
+        const first = JSON.stringify(redealLayout(attemptSeed(seed, a), k, DECK));
+        const second = JSON.stringify(redealLayout(attemptSeed(seed, b), k, DECK));
+        expect(new Set([shared, first, second]).size).toBe(3);
+      }),
+      { numRuns: 100 },
+    );
   });
 });

@@ -84,8 +84,8 @@ describe('layoutProblem', () => {
 
   it('rejects the wrong number of fans', () => {
     const pairs = Array.from({ length: 26 }, (_, i) => `${makeCard(2 * i)} ${makeCard(2 * i + 1)}`);
-    expect(layoutProblem(layout(pairs), all)).toBe('52 cards make 18 fans of 3 (the last may be shorter), not 26');
-    expect(layoutProblem(layout([...DEAD, '']), all)).toBe('52 cards make 18 fans of 3 (the last may be shorter), not 19');
+    expect(layoutProblem(layout(pairs), all)).toBe('fan 1 has 2 cards, should have 3 (fans of 3, only the last shorter)');
+    expect(layoutProblem(layout([...DEAD, '']), all)).toBe('fan 19 has 0 cards, should not be there (52 cards make 18 fans of 3, only the last shorter)');
   });
 
   it('rejects a fan of the wrong size, also a short fan that is not last', () => {
@@ -102,6 +102,6 @@ describe('layoutProblem', () => {
     const fifty = all.slice(0, 50);
     expect(layoutProblem(dealFans(fifty), fifty)).toBeUndefined();
     const split = [...dealFans(fifty).slice(0, 16), [48], [49]];
-    expect(layoutProblem(split, fifty)).toBe('50 cards make 17 fans of 3 (the last may be shorter), not 18');
+    expect(layoutProblem(split, fifty)).toBe('fan 17 has 1 cards, should have 2 (fans of 3, only the last shorter)');
   });
 });

@@ -1,4 +1,4 @@
-// The strict profile (RULES.md "Moves"), and the strict rules every other variant keeps.
+// The strict profile (docs/rules.md, "What a player may do in `strict`"), and the strict rules every other variant keeps.
 import { describe, expect, it } from 'vitest';
 import { Position, VARIANT_IDS, applyAction, dealFans, makeLayout, parseAction, type Action, type VariantId } from '../../shared/index.js';
 import { DEAD, WINNABLE, deadFor, WINNING_ACTIONS, changedFans, fansOf, layout, legal, play, start, swap, why } from './helpers.js';
@@ -148,7 +148,7 @@ describe('strict: redeals (rule 5)', () => {
       'the layout of redeal 1 is wrong: fan 1 has 1 cards, should have 3 (fans of 3, only the last shorter)',
     );
     expect(why(position, 'R', [...next, ''])).toBe(
-      'the layout of redeal 1 is wrong: 49 cards make 17 fans of 3 (the last may be shorter), not 18',
+      'the layout of redeal 1 is wrong: fan 18 has 0 cards, should not be there (49 cards make 17 fans of 3, only the last shorter)',
     );
     expect(why(position, 'R', [...next.slice(0, 15), 'TS JS', 'QS KS'])).toBe(
       'the layout of redeal 1 is wrong: fan 16 has 2 cards, should have 3 (fans of 3, only the last shorter)',
@@ -248,8 +248,8 @@ describe('positions', () => {
     copy.play({ type: 'fan-to-fan', from: 3, to: 8 });
     expect(fansOf(copy)[3]).toBe('QD 2S');
     expect(fansOf(dealt)[3]).toBe('QD 2S 8C');
-    expect(dealt.validate({ type: 'fan-to-fan', from: 3, to: 8 })).toEqual({ ok: true, value: { type: 'fan-to-fan', from: 3, to: 8 } });
-    expect(dealt.validate({ type: 'fan-to-fan', from: 3, to: 3 })).toEqual({ ok: false, error: 'a card cannot move onto its own fan' });
+    expect(dealt.problem({ type: 'fan-to-fan', from: 3, to: 8 })).toBeUndefined();
+    expect(dealt.problem({ type: 'fan-to-fan', from: 3, to: 3 })).toBe('a card cannot move onto its own fan');
   });
 
   it('lists what a redeal gathers in canonical order, and the top cards', () => {

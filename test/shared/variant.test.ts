@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAN_SIZE, VARIANTS, VARIANT_IDS, parseVariant, type Rules } from '../../shared/index.js';
 
-/** Each variant's row of RULES.md: the fields that differ from `strict`, nothing else. */
+/** Each variant's row of docs/rules.md: the fields that differ from `strict`, nothing else. */
 const DIFFERENCES: Record<string, Partial<Rules>> = {
   strict: {},
   merci: { merci: true },
@@ -14,7 +14,7 @@ const DIFFERENCES: Record<string, Partial<Rules>> = {
 };
 
 describe('variants', () => {
-  it('are the eight of RULES.md, strict first', () => {
+  it('are the eight of docs/rules.md, strict first', () => {
     expect(VARIANT_IDS).toEqual([
       'strict',
       'merci',
@@ -28,7 +28,7 @@ describe('variants', () => {
     expect(Object.keys(VARIANTS).sort()).toEqual([...VARIANT_IDS].sort());
   });
 
-  it('strict is the profile of RULES.md: 2 redeals, no merci, same-suit builds down, no cells, empty fans stay empty', () => {
+  it('strict is the profile of docs/rules.md: 2 redeals, no merci, same-suit builds down, no cells, empty fans stay empty', () => {
     const { title: _title, ...strict } = VARIANTS.strict;
     expect(strict).toEqual({
       id: 'strict',
@@ -44,7 +44,7 @@ describe('variants', () => {
     expect(FAN_SIZE).toBe(3);
   });
 
-  it.each(VARIANT_IDS)('%s differs from strict only by its row of RULES.md', (id) => {
+  it.each(VARIANT_IDS)('%s differs from strict only by its row of docs/rules.md', (id) => {
     const { title: _title, ...rules } = VARIANTS[id];
     const { title: _strictTitle, ...strict } = VARIANTS.strict;
     expect(rules).toEqual({ ...strict, id, ...DIFFERENCES[id] });

@@ -1,4 +1,4 @@
-// The `lucie verify` contract of spec/record.md, one record at a time (cli.test.ts runs the command).
+// The `lucie verify` contract of docs/record-format.md, one record at a time (cli.test.ts runs the command).
 import { describe, expect, it } from 'vitest';
 import { dealFans, dealLayout, makeLayout, verifyRecord } from '../../shared/index.js';
 import { DEAD, DEAD_TREFOIL, WINNABLE, WINNING_ACTIONS, swap } from './helpers.js';
@@ -81,9 +81,9 @@ describe('verify: malformed records (index null)', () => {
     ['missing card in deals[0]', { deals: [DEAD.slice(0, 17)] }, 'deals[0]: the first layout is wrong: missing 5D'],
     ['deals[0] of the wrong variant', { variant: 'trefoil' }, 'deals[0]: the first layout is wrong: AC should not be in this layout'],
     ['deals[0] missing the Aces', { deals: [DEAD_TREFOIL] }, 'deals[0]: the first layout is wrong: missing AC AD AH AS'],
-    ['fans of 4 in deals[0]', { deals: [['AC AD KC 5D', ...DEAD.slice(1, 17)]] }, 'deals[0]: the first layout is wrong: 52 cards make 18 fans of 3 (the last may be shorter), not 17'],
+    ['fans of 4 in deals[0]', { deals: [['AC AD KC 5D', ...DEAD.slice(1, 17)]] }, 'deals[0]: the first layout is wrong: fan 1 has 4 cards, should have 3 (fans of 3, only the last shorter)'],
     ['the short fan first in deals[0]', { deals: [['5D', ...DEAD.slice(0, 17)]] }, 'deals[0]: the first layout is wrong: fan 1 has 1 cards, should have 3 (fans of 3, only the last shorter)'],
-    ['an empty fan in deals[0]', { deals: [[...DEAD, '']] }, 'deals[0]: the first layout is wrong: 52 cards make 18 fans of 3 (the last may be shorter), not 19'],
+    ['an empty fan in deals[0]', { deals: [[...DEAD, '']] }, 'deals[0]: the first layout is wrong: fan 19 has 0 cards, should not be there (52 cards make 18 fans of 3, only the last shorter)'],
     ['an empty deals[0]', { deals: [[]] }, 'deals[0]: the first layout is wrong: missing ' + makeLayout([Array.from({ length: 52 }, (_, i) => i)])[0]],
   ])('%s', (_, fields, reason) => {
     expect(line(record(fields))).toBe(malformed(reason));
@@ -175,7 +175,7 @@ describe('verify: illegal actions (index, action, reason)', () => {
       illegal(3, 'R', 'the layout of redeal 1 is wrong: fan 1 has 1 cards, should have 3 (fans of 3, only the last shorter)'),
     );
     expect(after([...CLUBS_REDEALT, ''])).toBe(
-      illegal(3, 'R', 'the layout of redeal 1 is wrong: 49 cards make 17 fans of 3 (the last may be shorter), not 18'),
+      illegal(3, 'R', 'the layout of redeal 1 is wrong: fan 18 has 0 cards, should not be there (49 cards make 17 fans of 3, only the last shorter)'),
     );
     expect(after(makeLayout(dealFans(Array.from({ length: 52 }, (_, i) => i))), ['R'])).toBe(success(0, false, false, 1));
     expect(line(record({ deals: [DEAD, []], actions: ['R'] }))).toMatch(/^\{"ok":false,"index":0,"action":"R","reason":"the layout of redeal 1 is wrong: missing AC 2C 3C /);
@@ -208,5 +208,33 @@ describe('verify: illegal actions (index, action, reason)', () => {
     const outcome = verifyRecord(JSON.stringify(record({ actions: ['99999999999999999999>F'] })));
     expect(outcome).toMatchObject({ ok: false, index: 0, action: '99999999999999999999>F' });
     expect(!outcome.ok && outcome.reason).toMatch(/^there is no fan \d+ \(this layout has fans 1-18\)$/);
+  });
+});
+
+describe('verify: text and syntax', () => {
+  const text = JSON.stringify(record());
+
+  it('ignores one byte-order mark at the start of the text, and only there', () => {
+    expect(line('\uFEFF' + text)).toBe(success(0, false, false, 0));
+    expect(JSON.parse(line('\uFEFF\uFEFF' + text))).toMatchObject({ ok: false, index: null, reason: expect.stringMatching(/^not JSON: /) });
+    expect(JSON.parse(line(' \uFEFF' + text))).toMatchObject({ ok: false, index: null, reason: expect.stringMatching(/^not JSON: /) });
+  });
+
+  it.each(['NaN', 'Infinity', '-Infinity'])('refuses %s, which is not JSON, as malformed', (literal) => {
+    const outcome = verifyRecord(text.replace(/}$/, `,"meta":{"score":${literal}}}`));
+    expect(outcome).toMatchObject({ ok: false, index: null, reason: expect.stringMatching(/^not JSON: /) });
+  });
+
+  it('reads lower case as ASCII letters only: the long s is no spade', () => {
+    expect(line(record({ deals: [DEAD.map((fan) => fan.replace('KS', 'ks'))] }))).toBe(success(0, false, false, 0));
+    expect(line(record({ deals: [DEAD.map((fan) => fan.replace('KS', 'k\u017F'))] }))).toMatch(/^\{"ok":false,"index":null,"reason":"deals\[0\] fan \d+: \\"kſ\\" is not a card/);
+  });
+
+  it('charges an empty fan string in a redeal layout to the R that deals it, as a fan of 0 cards', () => {
+    const withEmpty = [...CLUBS_REDEALT.slice(0, 8), '', ...CLUBS_REDEALT.slice(8)];
+    expect(line(record({ deals: [WINNABLE, withEmpty], actions: ['1>F', '1>F', '1>F', 'R'] }))).toBe(
+      illegal(3, 'R', 'the layout of redeal 1 is wrong: fan 9 has 0 cards, should have 3 (fans of 3, only the last shorter)'),
+    );
+    expect(line(record({ deals: [DEAD, DEAD, ['']], actions: ['R', 'R'] }))).toMatch(/^\{"ok":false,"index":1,"action":"R","reason":"the layout of redeal 2 is wrong: missing /);
   });
 });

@@ -1,4 +1,4 @@
-// The worked example of the rule sheets (RULES.md): a fan holds Q♦ 2♠ 8♣ bottom to top, another
+// The worked example of docs/rules.md: a fan holds Q♦ 2♠ 8♣ bottom to top, another
 // shows 9♣, and A♠ is on its foundation.
 import { describe, expect, it } from 'vitest';
 import { DEAD, changedFans, fansOf, legal, play, start, swap, why } from './helpers.js';
@@ -6,7 +6,7 @@ import { DEAD, changedFans, fansOf, legal, play, start, swap, why } from './help
 // 7C trades places with a buried 3H so that 8C has one place to go.
 const LAYOUT = swap(DEAD, ['AS', 'KD'], ['2H', 'QD'], ['KS', '8C'], ['7C', '3H']);
 
-describe('the worked example of RULES.md', () => {
+describe('the worked example of docs/rules.md', () => {
   it('sets up: fan 4 holds QD 2S 8C, fan 9 shows 9C, AS goes home first', () => {
     expect(LAYOUT[1]).toBe('AH KD AS');
     expect(LAYOUT[3]).toBe('QD 2S 8C');

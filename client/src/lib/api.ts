@@ -1,5 +1,6 @@
 import type {
   CreatePlayerAnswer,
+  ErrorCode,
   CreateRaceBody,
   DailyAnswer,
   DailyStartAnswer,
@@ -9,7 +10,7 @@ import type {
   LeaderboardAnswer,
   MeAnswer,
   RaceAnswer,
-} from '../../../server/protocol.js';
+} from './contract.js';
 import type { RecordJson } from './engine.js';
 import { forget, identity, remember } from './identity.svelte.js';
 
@@ -17,7 +18,8 @@ import { forget, identity, remember } from './identity.svelte.js';
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    /** One of the server's codes, or `network` (no answer) or `http` (an answer that is not the error shape). */
+    readonly code: ErrorCode | 'network' | 'http',
     message: string,
     readonly field?: string,
   ) {

@@ -1,4 +1,4 @@
-import type { ClientMessageInput, ServerMessage } from '../../../server/protocol.js';
+import type { ClientMessageInput, ServerMessage } from './contract.js';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 

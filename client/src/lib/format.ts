@@ -1,4 +1,4 @@
-import type { GameState, ProgressStatus } from '../../../server/protocol.js';
+import { dayStart, RACE_CODE_IN_TEXT, type GameState, type ProgressStatus } from './contract.js';
 
 /** `4:07` or `1:02:03`: a duration in minutes and seconds; with `tenths`, `4:07.3` (ranked times, where ties are close). */
 export function duration(ms: number, tenths = false): string {
@@ -25,18 +25,14 @@ export const statusText = (status: ProgressStatus | GameState): string => STATUS
 
 /** The race code in a pasted link or code, upper-cased; undefined when there is none. */
 export function codeFrom(text: string): string | undefined {
-  const match = /(?:^|\/)([A-Za-z0-9]{6})\/?(?:[?#].*)?$/.exec(text.trim());
+  const match = RACE_CODE_IN_TEXT.exec(text.trim());
   return match?.[1]!.toUpperCase();
 }
 
-const DAY_MS = 86_400_000;
-
 /** `2026-11-29` → `Sunday 29 November 2026` (a UTC day, as the daily deal counts them). */
 export const formatDay = (day: string): string =>
-  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  new Date(dayStart(day)).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
-/** The UTC day `days` after `day` (negative: before). */
-export const addDays = (day: string, days: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** A moment as a short local date and time: `29 Nov 2026, 10:04`. */
 export const formatTime = (at: number): string =>

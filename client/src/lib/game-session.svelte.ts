@@ -6,7 +6,7 @@ import type {
   PlayerView,
   ServerMessage,
   ServerMessageOf,
-} from '../../../server/protocol.js';
+} from './contract.js';
 import { Connection, type ConnectionState } from './connection.js';
 import {
   applyAction,

@@ -1,4 +1,4 @@
-import type { PlayerView } from '../../../server/protocol.js';
+import type { PlayerView } from './contract.js';
 
 /**
  * Who this browser plays as: the player and their secret token, kept in localStorage so a

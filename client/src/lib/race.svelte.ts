@@ -1,4 +1,4 @@
-import type { RaceView, ServerMessage } from '../../../server/protocol.js';
+import type { RaceView, ServerMessage } from './contract.js';
 import { GameSession, type GameMessage } from './game-session.svelte.js';
 
 /**

@@ -1,15 +1,17 @@
 import {
+  cardAt,
   cardLabel,
   parseRecord,
   replayRecord,
   verifyRecord,
   Position,
+  sourceOf,
   type GameRecord,
   type RecordJson,
   type ReplayFailure,
   type VerifyOutcome,
 } from './engine.js';
-import { cardAt, describeAction, humanize, sourceOf } from './moves.js';
+import { describeAction, humanize } from './moves.js';
 
 /**
  * A game as the replay viewer walks it: every position rebuilt with the shared engine from a

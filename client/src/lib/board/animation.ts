@@ -13,10 +13,11 @@ export function snapshot(root: ParentNode): Snapshot {
   return rects;
 }
 
-const reducedMotion = (): boolean => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+export const reducedMotion = (): boolean => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
-export function animateFrom(root: ParentNode, before: Snapshot, duration = 240): void {
-  if (reducedMotion()) return;
+/** Plays the moves from `before` in `duration` ms (0: none). */
+export function animateFrom(root: ParentNode, before: Snapshot, duration: number): void {
+  if (duration <= 0) return;
   for (const element of root.querySelectorAll<HTMLElement>('[data-card]')) {
     const from = before.get(element.dataset.card!);
     if (!from) continue;
@@ -37,4 +38,9 @@ export function animateFrom(root: ParentNode, before: Snapshot, duration = 240):
     animation.addEventListener('finish', land);
     animation.addEventListener('cancel', land);
   }
+}
+
+/** Lands every running card animation at once: input aims at where cards rest, never where they fly. */
+export function finishAnimations(root: Element): void {
+  for (const animation of root.getAnimations({ subtree: true })) animation.finish();
 }

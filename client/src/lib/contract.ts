@@ -1,0 +1,8 @@
+// The client's one door to the contract: the zod-free modules as values, the zod schemas' types
+// only, so no byte of zod reaches the bundle.
+export * from '../../../contract/vocabulary.js';
+export * from '../../../contract/day.js';
+export * from '../../../contract/errors.js';
+export type * from '../../../contract/views.js';
+export type * from '../../../contract/socket.js';
+export type * from '../../../contract/http.js';

@@ -1,0 +1,223 @@
+/**
+ * The HTTP API's shapes: bodies, path parameters, query strings and answers, as zod schemas the
+ * server's routes declare (so requests are checked and answers serialised from them, and the
+ * OpenAPI document is written from them) and as the types the client reads.
+ */
+import { z } from 'zod';
+import { RECORD_FORMAT } from '../shared/index.js';
+import { isDay } from './day.js';
+import { ERROR_CODES } from './errors.js';
+import {
+  GAME_KINDS,
+  HISTORY_PAGE,
+  LEADERBOARD_PAGE,
+  MAX_SEATS,
+  MIN_SEATS,
+  NAME_MAX,
+  PAGE_MAX,
+  TIME_LIMIT_MAX_SECONDS,
+  TIME_LIMIT_MIN_SECONDS,
+} from './vocabulary.js';
+import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, variantId } from './views.js';
+
+// ---------------------------------------------------------------- requests
+
+/** 1-24 printable characters after trimming (no control or format characters). */
+export const playerName = z
+  .string()
+  .trim()
+  .normalize('NFC')
+  .refine((name) => [...name].length >= 1 && [...name].length <= NAME_MAX, `a name is 1-${NAME_MAX} characters`)
+  .refine((name) => !/[\p{C}]/u.test(name), 'a name holds printable characters only');
+
+export const createPlayerBody = z.strictObject({ name: playerName });
+export const createRaceBody = z.strictObject({
+  variant: variantId.default('strict'),
+  seats: z.number().int().min(MIN_SEATS).max(MAX_SEATS).default(MAX_SEATS),
+  /** Null or absent: no limit (a variant where play can cycle gets one anyway). */
+  timeLimitSeconds: z.number().int().min(TIME_LIMIT_MIN_SECONDS).max(TIME_LIMIT_MAX_SECONDS).nullable().default(null),
+});
+export type CreatePlayerBody = z.input<typeof createPlayerBody>;
+export type CreateRaceBody = z.input<typeof createRaceBody>;
+/** A create-race body with its defaults filled in. */
+export type RaceOptions = z.output<typeof createRaceBody>;
+
+/** A UTC day, `YYYY-MM-DD`, that exists in the calendar. */
+export const dayString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is written YYYY-MM-DD')
+  .refine(isDay, 'no such day in the calendar');
+
+/** A positive integer written in decimal in a URL (no sign, no leading zero, no exponent). */
+const urlInteger = (rule: string) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,14})$/, rule)
+    .transform(Number);
+
+export const raceCodeParams = z.strictObject({ code: raceCode });
+export const gameIdParams = z.strictObject({ id: urlInteger('a game id is a positive integer').pipe(gameId) });
+export const dayParams = z.strictObject({ day: dayString });
+
+const limitRule = `limit is a whole number from 1 to ${PAGE_MAX}`;
+/** `?limit=&offset=`, both optional. */
+const pageQuery = (defaultLimit: number) =>
+  z.strictObject({
+    limit: urlInteger(limitRule).pipe(z.number().min(1, limitRule).max(PAGE_MAX, limitRule)).default(defaultLimit),
+    offset: urlInteger('offset is a whole number from 0').default(0),
+  });
+export const leaderboardQuery = pageQuery(LEADERBOARD_PAGE);
+export const historyQuery = pageQuery(HISTORY_PAGE);
+export type LeaderboardQuery = z.input<typeof leaderboardQuery>;
+export type HistoryQuery = z.input<typeof historyQuery>;
+export type Page = z.output<typeof leaderboardQuery>;
+
+/** `/ws?token=TOKEN`: browsers cannot set headers on a websocket, so the token comes in the URL. */
+export const socketQuery = z.strictObject({ token: z.string().optional() });
+
+// ---------------------------------------------------------------- answers
+
+export const httpError = z.object({
+  statusCode: z.number().int(),
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  /** The offending field as a dotted path (`name`, `seats`, `day`, `token`), when one is to blame. */
+  field: z.string().optional(),
+});
+
+export const createPlayerAnswer = z.object({
+  player: playerView,
+  /** The secret: send it as `Authorization: Bearer TOKEN` and in `/ws?token=TOKEN`. Shown once. */
+  token: z.string(),
+});
+export const meAnswer = z.object({ player: playerView });
+export const raceAnswer = z.object({ race: raceView });
+export const healthAnswer = z.object({ status: z.enum(['ok', 'closing']), uptimeSeconds: z.number().int() });
+
+/** One finished attempt on a day's leaderboard. */
+export const leaderboardEntry = z.object({
+  /** Standard competition rank (1, 2, 2, 4): wins by elapsed time, then losses by cards home, then elapsed time. */
+  rank: z.number().int(),
+  playerId: z.number().int(),
+  name: z.string(),
+  gameId,
+  state: gameState,
+  foundations: z.number().int(),
+  /** From the deal to the end of the attempt, ms: what ties are judged on after cards home. */
+  elapsedMs: z.number().int(),
+  finishedAt: z.number(),
+});
+
+/** The requesting player's own attempt at a day (also while it is still being played). */
+export const dailyAttempt = z.object({
+  gameId,
+  state: gameState,
+  foundations: z.number().int(),
+  moves: z.number().int(),
+  startedAt: z.number(),
+  finishedAt: z.number().nullable(),
+  elapsedMs: z.number().int().nullable(),
+  /** Rank on the day's leaderboard once finished (null while playing). */
+  rank: z.number().int().nullable(),
+  /** 0-based place in the leaderboard's order once finished: the page holding it starts at `offset = position - position % limit`. */
+  position: z.number().int().nullable(),
+});
+
+export const dailyView = z.object({
+  /** The UTC day, YYYY-MM-DD. */
+  day: z.string(),
+  variant: variantId,
+  /** 00:00 UTC of the day, and of the next day: attempts still playing then end as `timed-out`. */
+  opensAt: z.number(),
+  closesAt: z.number(),
+  /** True while the day is running: attempts can be started, the seed and others' moves are hidden. */
+  open: z.boolean(),
+  /** The day's seed, revealed once the day is over; null before. */
+  seed: z.string().nullable(),
+  /** Attempts ended (on the leaderboard) and still being played. */
+  finished: z.number().int(),
+  playing: z.number().int(),
+  /** The requesting player's attempt (null without a token or without an attempt). */
+  me: dailyAttempt.nullable(),
+});
+
+export const leaderboardView = z.object({
+  day: z.string(),
+  open: z.boolean(),
+  /** Finished attempts on the board, and attempts still being played (not on the board). */
+  total: z.number().int(),
+  playing: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  entries: z.array(leaderboardEntry),
+  /** The requesting player's attempt, wherever it is on the board (null without one). */
+  me: dailyAttempt.nullable(),
+});
+
+/** What anyone may know about a game: never its layouts or moves (those are in its record). */
+export const gameSummary = z.object({
+  id: gameId,
+  kind: z.enum(GAME_KINDS),
+  variant: variantId,
+  player: playerView,
+  /** The race's code (race games) or the UTC day (daily games); null otherwise. */
+  raceCode: z.string().nullable(),
+  day: z.string().nullable(),
+  startedAt: z.number(),
+  result: z.object({
+    state: gameState,
+    foundations: z.number().int(),
+    won: z.boolean(),
+    redealsUsed: z.number().int(),
+    moves: z.number().int(),
+    finishedAt: z.number().nullable(),
+    elapsedMs: z.number().int().nullable(),
+  }),
+  /** Final standing in the race (once the race is finished), or rank on the day's leaderboard (once the attempt is finished). */
+  rank: z.number().int().nullable(),
+  /** The seed, once revealed (race finished, day over). */
+  seed: z.string().nullable(),
+  /** Whether the requester may download the record now (GET /api/games/:id/record). */
+  recordAvailable: z.boolean(),
+});
+
+export const historyView = z.object({
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  /** Newest first. */
+  games: z.array(gameSummary),
+});
+
+export const dailyAnswer = z.object({ daily: dailyView });
+/** `POST /api/daily/start`: the attempt as the websocket's `game` message (play it with `action` by gameId). */
+export const dailyStartAnswer = z.object({ daily: dailyView, game: gameSnapshot });
+export const leaderboardAnswer = z.object({ leaderboard: leaderboardView });
+export const gameSummaryAnswer = z.object({ game: gameSummary });
+export const historyAnswer = z.object({ history: historyView });
+/** `GET /api/games/:id/record`: the game's `lucie-record/1` (docs/record-format.md). */
+export const recordAnswer = z.object({
+  format: z.literal(RECORD_FORMAT),
+  variant: variantId,
+  seed: z.string().optional(),
+  deals: z.array(z.array(z.string())),
+  actions: z.array(z.string()),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type HttpError = z.infer<typeof httpError>;
+export type CreatePlayerAnswer = z.infer<typeof createPlayerAnswer>;
+export type MeAnswer = z.infer<typeof meAnswer>;
+export type RaceAnswer = z.infer<typeof raceAnswer>;
+export type HealthAnswer = z.infer<typeof healthAnswer>;
+export type LeaderboardEntry = z.infer<typeof leaderboardEntry>;
+export type DailyAttempt = z.infer<typeof dailyAttempt>;
+export type DailyView = z.infer<typeof dailyView>;
+export type LeaderboardView = z.infer<typeof leaderboardView>;
+export type GameSummary = z.infer<typeof gameSummary>;
+export type HistoryView = z.infer<typeof historyView>;
+export type DailyAnswer = z.infer<typeof dailyAnswer>;
+export type DailyStartAnswer = z.infer<typeof dailyStartAnswer>;
+export type LeaderboardAnswer = z.infer<typeof leaderboardAnswer>;
+export type GameSummaryAnswer = z.infer<typeof gameSummaryAnswer>;
+export type HistoryAnswer = z.infer<typeof historyAnswer>;

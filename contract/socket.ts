@@ -1,0 +1,91 @@
+/**
+ * The websocket protocol: one discriminated union on `type` per direction.
+ *
+ * Flow (details in server/API.md):
+ * 1. The socket opens at `/ws?token=TOKEN` (no token: a read-only spectator; a wrong token is
+ *    refused with 401 before the upgrade). The server says `welcome`.
+ * 2. `watch {code}` subscribes to a race: the server answers `race` (the whole race view) and,
+ *    for a racer whose game is dealt, `game` (the full snapshot of their own game). Every later
+ *    change of the race comes as a new `race`; each racer's moves and status changes come as
+ *    `progress` (moves coalesced per race, the latest state; status changes at once).
+ * 3. When the countdown ends every racer gets `game` (deals[0], no actions) at the same moment.
+ *    A move is `action {gameId, index, action}`, `index` being its 0-based place in that game.
+ *    The server checks it with the engine, stores it, then answers `ack` (with the new layout
+ *    after a redeal `R`) and broadcasts `progress`. When the game ends the player also gets
+ *    `game-over`.
+ * 4. Resending an action already applied at that index gets the same `ack` again; a different
+ *    action at a used index (`index-conflict`) or an index past the next one (`index-ahead`)
+ *    gets an `error` carrying `nextIndex`. After a reconnect, `resync {gameId, lastIndex}`
+ *    answers `resynced` with exactly the acks after `lastIndex` (-1: all of them).
+ * 5. Anything the server cannot accept gets `error {code, message, field?}` and changes nothing.
+ *
+ * Times are epoch milliseconds (server clock; `serverTime` lets a client correct its own).
+ */
+import { z } from 'zod';
+import { ERROR_CODES } from './errors.js';
+import { ACTION_MAX_LENGTH } from './vocabulary.js';
+import { gameId, gameSnapshot, gameStatus, playerView, progressView, raceCode, raceView } from './views.js';
+
+// ---------------------------------------------------------------- client → server
+
+export const clientMessage = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('watch'), code: raceCode }),
+  z.strictObject({ type: z.literal('unwatch'), code: raceCode }),
+  z.strictObject({
+    type: z.literal('action'),
+    gameId,
+    index: z.number().int().min(0),
+    /** Record notation: `3>F`, `3>9`, `R`, `3>C1`, `C1>4`, `C1>F`, `M QD>4`, `M QD>F`. */
+    action: z.string().min(1).max(ACTION_MAX_LENGTH),
+  }),
+  /** `lastIndex`: the index of the last action the client holds (-1 when none). */
+  z.strictObject({ type: z.literal('resync'), gameId, lastIndex: z.number().int().min(-1) }),
+  z.strictObject({ type: z.literal('resign'), gameId }),
+  z.strictObject({ type: z.literal('ping') }),
+]);
+export type ClientMessage = z.infer<typeof clientMessage>;
+/** What a client writes (a code may be lower case; the server normalises it). */
+export type ClientMessageInput = z.input<typeof clientMessage>;
+export type ClientMessageType = ClientMessage['type'];
+/** Read from the union, so a new message type is listed by adding it there. */
+export const CLIENT_MESSAGE_TYPES: readonly ClientMessageType[] = clientMessage.options.map((option) => option.shape.type.value);
+
+// ---------------------------------------------------------------- server → client
+
+/** One acknowledged action; `layout` (makeLayout strings) only after a redeal `R`. */
+export const ackBody = z.object({
+  gameId,
+  index: z.number().int(),
+  action: z.string(),
+  layout: z.array(z.string()).optional(),
+});
+
+export const errorMessage = z.object({
+  type: z.literal('error'),
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  /** The offending field as a dotted path (e.g. `index`, `code`), when one is to blame. */
+  field: z.string().optional(),
+  /** The client message type that caused it, when known. */
+  request: z.string().optional(),
+  gameId: z.number().optional(),
+  index: z.number().optional(),
+  /** For action errors: the index the server expects next. */
+  nextIndex: z.number().optional(),
+});
+
+export const serverMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('welcome'), player: playerView.nullable(), serverTime: z.number() }),
+  z.object({ type: z.literal('race'), race: raceView, serverTime: z.number() }),
+  z.object({ type: z.literal('progress'), code: z.string(), progress: progressView }),
+  gameSnapshot,
+  ackBody.extend({ type: z.literal('ack') }),
+  z.object({ type: z.literal('resynced'), gameId, acks: z.array(ackBody), status: gameStatus }),
+  z.object({ type: z.literal('game-over'), gameId, status: gameStatus }),
+  errorMessage,
+  z.object({ type: z.literal('pong'), serverTime: z.number() }),
+]);
+export type ServerMessage = z.infer<typeof serverMessage>;
+export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
+export type AckBody = z.infer<typeof ackBody>;
+export type ErrorMessage = z.infer<typeof errorMessage>;

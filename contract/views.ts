@@ -1,0 +1,94 @@
+/** The zod pieces both transports use: ids, codes, and the views of players, games and races. */
+import { z } from 'zod';
+import { VARIANT_IDS } from '../shared/index.js';
+import { GAME_STATES, PROGRESS_STATUSES, RACE_CODE_PATTERN, RACE_STATES } from './vocabulary.js';
+
+/** A race code as a client writes it (any case), read upper-cased. */
+export const raceCode = z
+  .string()
+  .regex(RACE_CODE_PATTERN, 'a race code is 6 letters or digits')
+  .transform((code) => code.toUpperCase());
+
+export const variantId = z.enum(VARIANT_IDS);
+export const gameId = z.number().int().positive();
+export const gameState = z.enum(GAME_STATES);
+export const progressStatus = z.enum(PROGRESS_STATUSES);
+
+export const gameStatus = z.object({
+  state: gameState,
+  /** Cards on the foundations, 0-52. */
+  foundations: z.number().int(),
+  redealsUsed: z.number().int(),
+  /** Actions applied so far: also the index the next action must carry. */
+  nextIndex: z.number().int(),
+  finishedAt: z.number().nullable(),
+});
+
+export const playerView = z.object({ id: z.number().int(), name: z.string() });
+
+export const progressView = z.object({
+  playerId: z.number().int(),
+  name: z.string(),
+  gameId,
+  foundations: z.number().int(),
+  cardsLeft: z.number().int(),
+  redealsUsed: z.number().int(),
+  /** Actions applied. */
+  moves: z.number().int(),
+  status: progressStatus,
+  finishedAt: z.number().nullable(),
+});
+
+export const standingView = z.object({
+  /** 1-based; winners by finish time, then the rest by cards on foundations, then finish time. */
+  rank: z.number().int(),
+  playerId: z.number().int(),
+  name: z.string(),
+  gameId,
+  state: gameState,
+  foundations: z.number().int(),
+  finishedAt: z.number().nullable(),
+});
+
+export const raceView = z.object({
+  code: z.string(),
+  variant: variantId,
+  seats: z.number().int(),
+  timeLimitSeconds: z.number().int().nullable(),
+  state: z.enum(RACE_STATES),
+  creator: playerView,
+  /** Seated players in join order (the creator first). */
+  racers: z.array(playerView),
+  createdAt: z.number(),
+  /** When the first layout is dealt (set by start). */
+  startsAt: z.number().nullable(),
+  /** When the time limit stops the race, if it has one. */
+  endsAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  /** One entry per racer once the race has started, in seat order. */
+  progress: z.array(progressView),
+  /** Final standings, once finished. */
+  standings: z.array(standingView).nullable(),
+  /** Revealed once the race is finished (so anyone can check the deals); null before. */
+  seed: z.string().nullable(),
+});
+
+/** The full story of a player's own game so far (never its seed): rebuild it with the engine. */
+export const gameSnapshot = z.object({
+  type: z.literal('game'),
+  gameId,
+  raceCode: z.string().nullable(),
+  variant: variantId,
+  /** deals[0] is the first layout, deals[k] the layout of the k-th redeal. */
+  deals: z.array(z.array(z.string())),
+  actions: z.array(z.string()),
+  startedAt: z.number(),
+  status: gameStatus,
+});
+
+export type GameStatus = z.infer<typeof gameStatus>;
+export type PlayerView = z.infer<typeof playerView>;
+export type ProgressView = z.infer<typeof progressView>;
+export type StandingView = z.infer<typeof standingView>;
+export type RaceView = z.infer<typeof raceView>;
+export type GameSnapshot = z.infer<typeof gameSnapshot>;

@@ -1,0 +1,45 @@
+/**
+ * The words every layer shares: how a game and a race stand, why a game exists, and the limits
+ * of what a client may send. Plain constants (no zod), so the browser can import them at run
+ * time for the price of a few bytes.
+ */
+
+/** How a game stands: `playing`, or how it ended. */
+export const GAME_STATES = ['playing', 'won', 'out-of-moves', 'resigned', 'timed-out'] as const;
+export type GameState = (typeof GAME_STATES)[number];
+/** The ways a game ends. */
+export type EndState = Exclude<GameState, 'playing'>;
+
+/** What others see of a racer: the game state, or `disconnected` while playing without a socket. */
+export const PROGRESS_STATUSES = [...GAME_STATES, 'disconnected'] as const;
+export type ProgressStatus = (typeof PROGRESS_STATUSES)[number];
+
+/** Why a game is stored: a race seat or the daily deal (practice is played in the browser alone). */
+export const GAME_KINDS = ['race', 'daily'] as const;
+export type GameKind = (typeof GAME_KINDS)[number];
+
+export const RACE_STATES = ['lobby', 'countdown', 'running', 'finished'] as const;
+export type RaceState = (typeof RACE_STATES)[number];
+
+/** A share code: 6 characters from an alphabet without look-alikes (0/O, 1/I/L). */
+export const RACE_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const RACE_CODE_LENGTH = 6;
+/** What is read as a race code (case-insensitive, any letter or digit: a typo is an unknown race, not a malformed one). */
+export const RACE_CODE_PATTERN = /^[A-Za-z0-9]{6}$/;
+/** A race code at the end of a path, a link or a pasted text (`/race/ABC234`, `ABC234`). */
+export const RACE_CODE_IN_TEXT = /(?:^|\/)([A-Za-z0-9]{6})\/?(?:[?#].*)?$/;
+
+export const MIN_SEATS = 2;
+export const MAX_SEATS = 8;
+/** A race's optional time limit, in seconds: 1 minute to 24 hours. */
+export const TIME_LIMIT_MIN_SECONDS = 60;
+export const TIME_LIMIT_MAX_SECONDS = 86_400;
+/** Characters in a player's name, after trimming. */
+export const NAME_MAX = 24;
+/** Characters of one action in record notation (`M QD>F` is the longest legal one). */
+export const ACTION_MAX_LENGTH = 16;
+
+/** Page sizes: a day's leaderboard, a player's history, and the most any page may hold. */
+export const LEADERBOARD_PAGE = 50;
+export const HISTORY_PAGE = 20;
+export const PAGE_MAX = 100;

@@ -1,0 +1,69 @@
+import { and, eq } from 'drizzle-orm';
+import type { PgDb } from './index.js';
+import { gameActions } from './schema.js';
+
+/** What a stored move changes besides the log: the game's counts, its result when it ends, a new deal. */
+export interface MoveWrite {
+  gameId: number;
+  index: number;
+  action: string;
+  at: number;
+  /** Set on a redeal: the layout dealt, stored as deal `k`. */
+  deal?: { k: number; layout: string[] };
+  counts: { foundations: number; redealsUsed: number; moves: number };
+  /** Set when the move ends the game. */
+  result?: { status: 'won' | 'out-of-moves'; finishedAt: number; rankKey: number };
+}
+
+/** Stored, or refused because another instance stored `stored` at that index first. */
+export type MoveOutcome = { stored: true } | { stored: false; conflict: string };
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * One statement, so one round trip and its own transaction: the log row, the deal of a redeal
+ * and the game's counts and result. Data-modifying CTEs always run, and any failure (the
+ * log's primary key taken) undoes the whole statement.
+ */
+const APPEND = {
+  name: 'lucie-append-move',
+  text: `with logged as (insert into game_actions (game_id, action_index, action, at) values ($1, $2, $3, $4)),
+    dealt as (insert into game_deals (game_id, k, layout) select $1, $5, $6::jsonb where $5::integer is not null)
+    update games set foundations = $7, redeals_used = $8, moves = $9,
+      status = coalesce($10, status), finished_at = coalesce($11, finished_at), rank_key = coalesce($12, rank_key)
+    where id = $1`,
+};
+
+/**
+ * Appends one move to a game's log. The log's primary key (game, index) is the arbiter between
+ * instances: of two instances appending at the same index, exactly one commits; the other's
+ * statement fails and writes nothing, and it learns what was stored there. Only a resolved
+ * `{ stored: true }` may be acknowledged.
+ */
+export async function appendMove(db: PgDb, move: MoveWrite): Promise<MoveOutcome> {
+  const { gameId, index, action, at, deal, counts, result } = move;
+  const values = [gameId, index, action, at, deal?.k ?? null, deal ? JSON.stringify(deal.layout) : null];
+  values.push(counts.foundations, counts.redealsUsed, counts.moves, result?.status ?? null, result?.finishedAt ?? null, result?.rankKey ?? null);
+  try {
+    await db.$client.query({ ...APPEND, values });
+    return { stored: true };
+  } catch (error) {
+    if (!isIndexTaken(error)) throw error;
+    const [row] = await db
+      .select({ action: gameActions.action })
+      .from(gameActions)
+      .where(and(eq(gameActions.gameId, gameId), eq(gameActions.index, index)));
+    if (!row) throw error;
+    return { stored: false, conflict: row.action };
+  }
+}
+
+function isIndexTaken(error: unknown): boolean {
+  // drizzle wraps the driver's error; the constraint is on the cause.
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const { code, constraint } = cause as Error & { code?: string; constraint?: string };
+    if (code === UNIQUE_VIOLATION) return constraint === 'game_actions_game_id_action_index_pk';
+  }
+  return false;
+}

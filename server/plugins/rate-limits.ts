@@ -1,0 +1,86 @@
+import rateLimit from '@fastify/rate-limit';
+import type { onRequestHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpError } from '../errors.js';
+
+export interface RateLimit {
+  /** Requests allowed per address... */
+  max: number;
+  /** ...in this window. */
+  windowMs: number;
+}
+
+/** Per client address (the socket's, or the proxy's if the app is set to trust one). */
+export interface RateLimits {
+  createPlayer: RateLimit;
+  createRace: RateLimit;
+  dailyStart: RateLimit;
+  /** Websockets open at once; the frames of each have their own budget (ws.ts). */
+  socketsPerAddress: number;
+}
+
+/** Generous for people (a household behind one address), tight for a script. */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  createPlayer: { max: 20, windowMs: 60_000 },
+  createRace: { max: 30, windowMs: 60_000 },
+  dailyStart: { max: 30, windowMs: 60_000 },
+  socketsPerAddress: 32,
+};
+
+const LIMITED_ROUTES = {
+  'POST /api/players': 'createPlayer',
+  'POST /api/races': 'createRace',
+  'POST /api/daily/start': 'dailyStart',
+} as const satisfies Record<string, keyof RateLimits>;
+
+const SOCKET_ROUTE = 'GET /ws';
+const counted = Symbol('lucie.countedSocket');
+
+/**
+ * Rate limits on the routes that create something (identities, races, daily games) and a cap on
+ * open websockets per address. Registered before the routes it limits: it hooks them as they
+ * are declared, so the route plugins stay unaware of it.
+ */
+export default fp<{ limits: RateLimits }>(
+  async (app, { limits }) => {
+    await app.register(rateLimit, {
+      global: false,
+      errorResponseBuilder: (_request, context) =>
+        new HttpError(429, 'rate-limited', `too many requests from your address: at most ${context.max} here per ${context.after}; retry after that`),
+    });
+    const hooks = new Map<string, onRequestHookHandler>(
+      Object.entries(LIMITED_ROUTES).map(([route, name]) => {
+        const { max, windowMs } = limits[name];
+        return [route, app.rateLimit({ max, timeWindow: windowMs }) as onRequestHookHandler];
+      }),
+    );
+    hooks.set(SOCKET_ROUTE, capSockets(limits.socketsPerAddress));
+
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) {
+        const hook = hooks.get(`${method} ${route.url}`);
+        if (hook) route.onRequest = [...[route.onRequest ?? []].flat(), hook];
+      }
+    });
+  },
+  { name: 'rate-limits' },
+);
+
+/** Counts each TCP connection that asks for the socket route once, until it closes. */
+function capSockets(cap: number): onRequestHookHandler {
+  const open = new Map<string, number>();
+  return async (request) => {
+    const connection = request.raw.socket as typeof request.raw.socket & { [counted]?: true };
+    if (connection[counted]) return;
+    const address = request.ip;
+    const count = open.get(address) ?? 0;
+    if (count >= cap) throw new HttpError(429, 'too-many-sockets', `at most ${cap} open websockets per address: close one first`);
+    open.set(address, count + 1);
+    connection[counted] = true;
+    connection.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  };
+}

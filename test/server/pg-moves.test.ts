@@ -1,0 +1,89 @@
+// The database decides which move is stored at an index, whichever instance sends it.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPgDatabase, type PgDb } from '../../server/db/pg/index.js';
+import { appendMove, type MoveWrite } from '../../server/db/pg/moves.js';
+import { games, players } from '../../server/db/pg/schema.js';
+import { createTestDatabase, type TestDatabase } from './pg.js';
+
+let database: TestDatabase;
+/** Two instances: each its own connection pool. */
+let instances: [PgDb, PgDb];
+beforeAll(async () => {
+  database = await createTestDatabase();
+  instances = [await openPgDatabase(database.url, { poolSize: 4 }), await openPgDatabase(database.url, { poolSize: 4 })];
+});
+afterAll(async () => {
+  await Promise.all(instances.map((instance) => instance.$client.end()));
+  await database.drop();
+});
+
+async function newGame(): Promise<number> {
+  const db = instances[0];
+  const [player] = await db
+    .insert(players)
+    .values({ name: 'ada', tokenHash: `h${Math.random()}`, createdAt: 1 })
+    .returning({ id: players.id });
+  const [game] = await db
+    .insert(games)
+    .values({ kind: 'daily', day: '2026-12-01', playerId: player!.id, variant: 'strict', seed: 's', status: 'playing', foundations: 0, startedAt: 1 })
+    .returning({ id: games.id });
+  return game!.id;
+}
+
+const move = (gameId: number, index: number, action: string, deal?: MoveWrite['deal']): MoveWrite => ({
+  gameId,
+  index,
+  action,
+  at: 1000 + index,
+  counts: { foundations: index, redealsUsed: deal ? 1 : 0, moves: index + 1 },
+  ...(deal && { deal }),
+});
+
+async function rows(sql: string, values: unknown[]) {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  const { rows } = await client.query(sql, values);
+  await client.end();
+  return rows;
+}
+
+describe('appending a move on PostgreSQL', () => {
+  it('stores the same action sent to two instances at once exactly once', async () => {
+    const gameId = await newGame();
+    const outcomes = await Promise.all(instances.map((db) => appendMove(db, move(gameId, 0, 'a1'))));
+    expect(outcomes.filter((outcome) => outcome.stored)).toHaveLength(1);
+    expect(outcomes).toContainEqual({ stored: false, conflict: 'a1' });
+    expect(await rows('select action_index, action from game_actions where game_id = $1', [gameId])).toEqual([{ action_index: 0, action: 'a1' }]);
+  });
+
+  it('refuses the loser of two conflicting actions with the winner, and writes none of its changes', async () => {
+    const gameId = await newGame();
+    const outcomes = await Promise.all([
+      appendMove(instances[0], move(gameId, 0, 'a1')),
+      appendMove(instances[1], move(gameId, 0, 'r', { k: 1, layout: ['AS 2S 3S'] })),
+    ]);
+    const winner = outcomes[0].stored ? 'a1' : 'r';
+    expect(outcomes.filter((outcome) => outcome.stored)).toHaveLength(1);
+    expect(outcomes).toContainEqual({ stored: false, conflict: winner });
+    const deals = await rows('select k from game_deals where game_id = $1', [gameId]);
+    const [game] = await rows('select moves, redeals_used from games where id = $1', [gameId]);
+    // The loser's deal and counts were rolled back with its insert.
+    expect(deals).toEqual(winner === 'r' ? [{ k: 1 }] : []);
+    expect(game).toEqual({ moves: 1, redeals_used: winner === 'r' ? 1 : 0 });
+  });
+
+  it('keeps one gap-free log when instances take turns and race on every index', async () => {
+    const gameId = await newGame();
+    for (let index = 0; index < 40; index++) {
+      const outcomes = await Promise.all(instances.map((db, i) => appendMove(db, move(gameId, index, `m${index}-${i}`))));
+      expect(outcomes.filter((outcome) => outcome.stored)).toHaveLength(1);
+    }
+    const log = await rows('select action_index from game_actions where game_id = $1 order by action_index', [gameId]);
+    expect(log.map((row) => row.action_index)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+  });
+
+  it('passes on failures that are not an index conflict instead of calling them one', async () => {
+    await expect(appendMove(instances[0], move(2_000_000_000, 0, 'a1'))).rejects.toThrow();
+  });
+});

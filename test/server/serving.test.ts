@@ -1,0 +1,68 @@
+// How the built client goes out: hashed assets precompressed and cached for good, index.html
+// revalidated, and security headers (a strict CSP among them) on every answer.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.js';
+
+const SCRIPT = 'console.log("the board");'.repeat(50);
+let dir: string;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lucie-serving-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Lucie</title><script type="module" src="/assets/index-BneJyTNs.js"></script>');
+  const asset = join(dir, 'assets', 'index-BneJyTNs.js');
+  writeFileSync(asset, SCRIPT);
+  writeFileSync(`${asset}.br`, brotliCompressSync(SCRIPT));
+  writeFileSync(`${asset}.gz`, gzipSync(SCRIPT));
+  writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\n');
+  app = await buildApp({ dataDir: ':memory:', logLevel: 'silent', clientDir: dir, rateLimits: false });
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = (url: string, encoding?: string) =>
+  app.inject({ method: 'GET', url, headers: encoding === undefined ? {} : { 'accept-encoding': encoding } });
+
+describe('serving the client', () => {
+  it('sends a hashed asset precompressed, brotli first, gzip next, as is last, always cached as immutable', async () => {
+    const brotli = await get('/assets/index-BneJyTNs.js', 'gzip, deflate, br');
+    expect(brotli.headers).toMatchObject({ 'content-encoding': 'br', 'cache-control': 'public, max-age=31536000, immutable', vary: 'accept-encoding' });
+    expect(brotli.headers['content-type']).toMatch(/javascript/);
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(SCRIPT);
+
+    const gzip = await get('/assets/index-BneJyTNs.js', 'gzip');
+    expect(gzip.headers).toMatchObject({ 'content-encoding': 'gzip', 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(SCRIPT);
+
+    const plain = await get('/assets/index-BneJyTNs.js', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect([plain.body, plain.headers['cache-control']]).toEqual([SCRIPT, 'public, max-age=31536000, immutable']);
+  });
+
+  it('makes browsers revalidate index.html (also as the single-page fallback) and files without a hash', async () => {
+    for (const url of ['/', '/index.html', '/race/ABCDEF', '/robots.txt']) {
+      const answer = await get(url, 'br');
+      expect([url, answer.statusCode, answer.headers['cache-control']]).toEqual([url, 200, 'no-cache']);
+    }
+  });
+
+  it('sets security headers on pages and API answers alike, with a CSP that allows no inline code and no eval', async () => {
+    for (const url of ['/', '/race/ABCDEF', '/api/health', '/api/nothing']) {
+      const { headers } = await get(url);
+      expect(headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'same-origin' });
+      const csp = String(headers['content-security-policy']);
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toMatch(/unsafe-(eval|inline)|\*/);
+    }
+  });
+});
