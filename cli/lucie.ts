@@ -25,7 +25,7 @@ const USAGE = `usage:
   lucie deal --seed S [--attempt A] --check FILE    check that a record's deals are the ones seed S
                                                     deals (redeals from attempt A's own stream: a
                                                     daily attempt, A its game id)
-  lucie solve FILE... | --seed S [--variant V] [--lines DIR] [--nodes N]
+  lucie solve FILE... | --seed S [--variant V] [--lines DIR] [--nodes N (per measure)]
                                                     solve records or boards (one fan per line, or
                                                     the Foundations:/: board form), one JSON line each
   lucie stats --variant V --seeds N [--nodes N]     win rates (95 % intervals) over seeds 1..N

@@ -14,7 +14,7 @@ import {
   type Layout,
   type VariantId,
 } from '../shared/index.js';
-import { Budget, seedDealer, solveClairvoyant, solveDeal, solvePar, type Limits } from '../solver/index.js';
+import { seedDealer, solveClairvoyant, solveDeal, solvePar, type Limits } from '../solver/index.js';
 
 export interface SolveInput {
   readonly name: string;
@@ -73,14 +73,14 @@ export function seedInput(seed: string, variant: VariantId): SolveInput {
   return { name: `seed:${seed}`, variant, seed, firstLayout, position: start.value };
 }
 
-/** Solves one input: deal max always; par and clairvoyant when a seed gives the redeals. */
+/** Solves one input: deal max always; par and clairvoyant when a seed gives the redeals; `limits` apply to each. */
 export function solveInput(input: SolveInput, limits: Limits, now: () => number): { line: SolveLine; lines: SolvedLines } {
   const started = now();
-  const budget = new Budget(limits);
-  const deal = solveDeal(input.position, budget);
+  // Each measure has the limits to itself, so a slow par never starves the clairvoyant solve.
+  const deal = solveDeal(input.position, limits);
   const dealer = input.seed === undefined ? undefined : seedDealer(input.seed);
-  const par = dealer && solvePar(input.position, dealer, budget);
-  const clairvoyant = dealer && solveClairvoyant(input.position, dealer, budget);
+  const par = dealer && solvePar(input.position, dealer, limits);
+  const clairvoyant = dealer && solveClairvoyant(input.position, dealer, limits);
   const line: SolveLine = {
     input: input.name,
     variant: input.variant,
@@ -94,7 +94,7 @@ export function solveInput(input: SolveInput, limits: Limits, now: () => number)
     clairvoyant: clairvoyant?.best ?? null,
     clairvoyantWon: clairvoyant ? (clairvoyant.won || (clairvoyant.exact ? false : null)) : null,
     clairvoyantExact: clairvoyant?.exact ?? false,
-    nodes: budget.nodes,
+    nodes: deal.nodes + (par?.nodes ?? 0) + (clairvoyant?.nodes ?? 0),
     ms: Math.round((now() - started) * 10) / 10,
     exact: deal.exact && (par ? par.exact : true) && (clairvoyant ? clairvoyant.exact : true),
   };
