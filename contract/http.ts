@@ -97,7 +97,8 @@ export const healthAnswer = z.object({ status: z.enum(['ok', 'closing']), uptime
 export const readyAnswer = z.object({
   ready: z.boolean(),
   closing: z.boolean(),
-  database: z.enum(['ok', 'unreachable']),
+  /** `unavailable`: it answers but cannot take writes now (locked, or a full disk or I/O error in the last seconds). */
+  database: z.enum(['ok', 'unavailable', 'unreachable']),
 });
 
 /** One finished attempt on a day's leaderboard. */

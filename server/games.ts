@@ -23,7 +23,7 @@ import {
 } from '../shared/index.js';
 import type { AckBody, EndState, GameKind, GameSnapshot, GameState, GameStatus, PlayerView, ServerMessageOf } from '../contract/index.js';
 import type { Clock } from './clock.js';
-import { transaction, type Db, type Transaction } from './db/index.js';
+import { noteStorageFailure, STORAGE_RETRY_MS, transaction, type Db, type Transaction } from './db/index.js';
 import { gameActions, gameDeals, games } from './db/schema.js';
 import type { Refusal } from './errors.js';
 import type { Hub } from './hub.js';
@@ -286,13 +286,21 @@ export class GameService {
     const at = this.clock.now();
     const text = makeAction(action);
     const layout = nextLayout && makeLayout(nextLayout);
-    this.transaction(() => {
+    try {
+      this.transaction(() => {
       this.store.action.run({ gameId: game.id, index: nextIndex, action: text, at });
       if (layout) this.store.deal.run({ gameId: game.id, k: position.redealsUsed, layout });
       const counts = { gameId: game.id, foundations: status.foundations, redealsUsed: status.redealsUsed, moves: nextIndex + 1 };
-      if (state === 'playing') this.store.progress.run(counts);
-      else this.store.result.run({ ...counts, status: state, finishedAt: at, rankKey: rankKey(status.foundations, at - game.startedAt) });
-    });
+        if (state === 'playing') this.store.progress.run(counts);
+        else this.store.result.run({ ...counts, status: state, finishedAt: at, rankKey: rankKey(status.foundations, at - game.startedAt) });
+      });
+    } catch (error) {
+      // Rolled back, and nothing in memory has changed yet: the player may simply send it again.
+      const code = noteStorageFailure(this.db, error);
+      if (code === undefined) throw error;
+      this.log.warn({ err: error, code, gameId: game.id, index: nextIndex }, 'cannot store an action');
+      return { code: 'storage-unavailable', nextIndex, message: `the move could not be stored (${code}): nothing changed, send it again in a moment` };
+    }
     // Stored: now the move counts.
     game.position = position;
     game.actions.push(text);
@@ -408,17 +416,27 @@ export class GameService {
 
   private track(game: LiveGame): LiveGame {
     this.live.set(game.id, game);
-    if (game.deadline !== null) {
-      const deadline = game.deadline;
-      this.timers.set(
-        game.id,
-        this.clock.setTimer(deadline - this.clock.now(), () => {
-          this.timers.delete(game.id);
-          if (!this.closing && game.state === 'playing') this.end(game, 'timed-out', deadline);
-        }),
-      );
-    }
+    if (game.deadline !== null) this.armDeadline(game, game.deadline - this.clock.now());
     return game;
+  }
+
+  /** The time limit's timer; when its write fails for the storage, it is tried again until it is stored. */
+  private armDeadline(game: LiveGame, ms: number): void {
+    const deadline = game.deadline!;
+    this.timers.set(
+      game.id,
+      this.clock.setTimer(ms, () => {
+        this.timers.delete(game.id);
+        if (this.closing || game.state !== 'playing') return;
+        try {
+          this.end(game, 'timed-out', deadline);
+        } catch (error) {
+          const code = noteStorageFailure(this.db, error);
+          this.log.error({ err: error, code, gameId: game.id }, code ? 'cannot store a time-out: retrying' : 'ending a timed-out game failed');
+          if (code !== undefined) this.armDeadline(game, STORAGE_RETRY_MS);
+        }
+      }),
+    );
   }
 
   private rebuild(variant: VariantId, deals: readonly string[][], actions: readonly string[]): Position {

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
 import { CLIENT_MESSAGE_TYPES, clientMessage, type ClientMessage, type ServerMessageOf } from '../../contract/index.js';
+import { noteStorageFailure } from '../db/index.js';
 import { describeZodError, HttpError, type Refusal } from '../errors.js';
 import { send, type Peer } from '../hub.js';
 import { playerByToken } from './players.js';
@@ -159,7 +160,7 @@ export default fp<{ limits: SocketLimits }>(
         if (!parsed.success) {
           return reply({ code: 'bad-message', ...describeZodError(parsed.error), ...(type && { request: type }) });
         }
-        const refusal = handle(parsed.data);
+        const refusal = handleOrRefuse(parsed.data);
         if (refusal) {
           const message = parsed.data;
           reply({
@@ -168,6 +169,18 @@ export default fp<{ limits: SocketLimits }>(
             ...('gameId' in message && { gameId: message.gameId }),
             ...('index' in message && { index: message.index }),
           });
+        }
+      }
+
+      /** A storage failure is the player's to retry, not a server fault: the write was rolled back. */
+      function handleOrRefuse(message: ClientMessage): Refusal | undefined {
+        try {
+          return handle(message);
+        } catch (error) {
+          const code = noteStorageFailure(app.db, error);
+          if (code === undefined) throw error;
+          log.warn({ err: error, code, request: message.type }, 'storage failure: message refused, nothing changed');
+          return { code: 'storage-unavailable', message: `the database cannot store this now (${code}): nothing changed, send it again in a moment` };
         }
       }
 
