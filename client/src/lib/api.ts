@@ -62,6 +62,8 @@ export const createRace = (body: CreateRaceBody): Promise<RaceAnswer> => request
 export const getRace = (code: string): Promise<RaceAnswer> => request('GET', `/api/races/${encodeURIComponent(code)}`);
 export const joinRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/join`, {});
 export const startRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/start`, {});
+export const leaveRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/leave`, {});
+export const cancelRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/cancel`, {});
 
 /** Today's daily deal, or the one of `day` (YYYY-MM-DD). */
 export const getDaily = (day?: string): Promise<DailyAnswer> => request('GET', day ? `/api/daily/${encodeURIComponent(day)}` : '/api/daily');

@@ -1,4 +1,17 @@
-import { dayStart, RACE_CODE_IN_TEXT, type GameState, type ProgressStatus } from './contract.js';
+import { dayStart, RACE_CODE_IN_TEXT, type ClosedReason, type GameState, type PresenceView, type ProgressStatus } from './contract.js';
+
+/** Where a racer is, in words: `online`, `reconnecting (0:42 left)`, `gone`. */
+export function presenceText(presence: PresenceView, serverNow: number): string {
+  if (presence.state !== 'reconnecting') return presence.state;
+  return presence.until === null ? 'reconnecting' : `reconnecting (${duration(presence.until - serverNow)} left)`;
+}
+
+/** Why a race is closed, said to whoever opens its link. */
+export const CLOSED_TEXT: { readonly [reason in ClosedReason]: string } = {
+  cancelled: 'This race was cancelled by its creator.',
+  expired: 'This lobby closed: the race was not started within its time limit.',
+  empty: 'This lobby closed: everyone left it.',
+};
 
 /** `4:07` or `1:02:03`: a duration in minutes and seconds; with `tenths`, `4:07.3` (ranked times, where ties are close). */
 export function duration(ms: number, tenths = false): string {
