@@ -20,7 +20,7 @@ export function buildClient(): void {
   execFileSync(vite, ['build', '--logLevel', 'warn', '--outDir', TEST_CLIENT_DIR, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -39,14 +39,15 @@ export interface RunningServer {
 /**
  * `server/main.ts` run from its sources through tsx (the code under test, no server build to
  * wait for; `npm start`'s compiled server has its own test), serving TEST_CLIENT_DIR on a free
- * port with a fresh data directory.
+ * port with a fresh data directory. Rate limits are off: scripted players and browsers all come
+ * from one loopback address (the limits have their own tests).
  */
 export async function startServer(): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'lucie-browser-data-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: TEST_CLIENT_DIR, LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: TEST_CLIENT_DIR, LOG_LEVEL: 'warn', RATE_LIMITS: 'off' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
