@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { HttpError as HttpErrorBody } from '../contract/index.js';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ERROR_STATUS, type HttpError as HttpErrorBody } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
 import type { DatabaseOptions, SynchronousMode } from './db/index.js';
-import { HttpError } from './errors.js';
+import { Refusal } from './errors.js';
 import { Hub } from './hub.js';
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
@@ -87,10 +87,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-function errorHandler(this: FastifyInstance, error: FastifyError | HttpError, request: FastifyRequest, reply: import('fastify').FastifyReply) {
+/** Every error answers in the one HTTP error shape; a refusal's status is its code's (contract/errors.ts). */
+function errorHandler(this: FastifyInstance, error: FastifyError | Refusal, request: FastifyRequest, reply: FastifyReply) {
   let body: HttpErrorBody;
-  if (error instanceof HttpError) {
-    body = { statusCode: error.statusCode, code: error.code, message: error.message, ...(error.field && { field: error.field }) };
+  if (error instanceof Refusal) {
+    body = { statusCode: ERROR_STATUS[error.code], code: error.code, message: error.message, ...(error.field !== undefined && { field: error.field }) };
   } else if (error.statusCode !== undefined && error.statusCode < 500) {
     const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'bad-json' : error.statusCode === 413 ? 'too-large' : 'bad-request';
     body = { statusCode: error.statusCode, code, message: error.message };

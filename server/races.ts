@@ -19,9 +19,9 @@ import type { Clock } from './clock.js';
 import { Coalescer } from './coalescer.js';
 import { transaction, type Db, type Transaction } from './db/index.js';
 import { games, players, raceEntries, races } from './db/schema.js';
-import { HttpError } from './errors.js';
+import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
-import type { Hub } from './hub.js';
+import type { Transport } from './ports.js';
 import { rankStandings, type Finisher } from './standings.js';
 
 /** Where play can cycle (super-flower-garden, shamrocks, fan-reserve) a game may never end by itself: such a race always has a limit. */
@@ -66,7 +66,7 @@ export class RaceService {
   constructor(
     private readonly db: Db,
     private readonly games: GameService,
-    private readonly hub: Hub,
+    private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly timing: RaceTiming,
@@ -74,7 +74,7 @@ export class RaceService {
     this.transaction = transaction(db);
     this.progress = new Coalescer(clock, timing.progressIntervalMs, (code, changed) => this.sendProgress(code, changed));
     games.onChange((game) => this.gameChanged(game, game.state !== 'playing'));
-    hub.onPresence((playerId) => this.presenceChanged(playerId));
+    transport.onPresence((playerId) => this.presenceChanged(playerId));
   }
 
   /** After a restart: re-arm countdowns and finish races whose last game ended unseen. */
@@ -121,8 +121,8 @@ export class RaceService {
       .where(eq(raceEntries.raceId, race.id))
       .all();
     if (seated.some((entry) => entry.playerId === player.id)) return this.view(code)!;
-    if (race.state !== 'lobby') throw new HttpError(409, 'race-started', `race ${code} has started: you can watch it`);
-    if (seated.length >= race.seats) throw new HttpError(409, 'race-full', `race ${code} is full (${race.seats} seats): you can watch it`);
+    if (race.state !== 'lobby') throw new Refusal('race-started', `race ${code} has started: you can watch it`);
+    if (seated.length >= race.seats) throw new Refusal('race-full', `race ${code} is full (${race.seats} seats): you can watch it`);
     this.db
       .insert(raceEntries)
       .values({ raceId: race.id, playerId: player.id, seat: seated.length + 1, joinedAt: this.clock.now() })
@@ -132,10 +132,10 @@ export class RaceService {
 
   start(player: PlayerView, code: string): RaceView {
     const race = this.mustFind(code);
-    if (race.creatorId !== player.id) throw new HttpError(403, 'not-creator', 'only the player who created the race can start it');
-    if (race.state !== 'lobby') throw new HttpError(409, 'not-in-lobby', `race ${code} has already started`);
+    if (race.creatorId !== player.id) throw new Refusal('not-creator', 'only the player who created the race can start it');
+    if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${code} has already started`);
     const [seated] = this.db.select({ n: count() }).from(raceEntries).where(eq(raceEntries.raceId, race.id)).all();
-    if (seated!.n < 2) throw new HttpError(409, 'not-enough-racers', 'a race needs at least 2 racers: share the link first');
+    if (seated!.n < 2) throw new Refusal('not-enough-racers', 'a race needs at least 2 racers: share the link first');
     const startsAt = this.clock.now() + this.timing.countdownMs;
     this.db.update(races).set({ state: 'countdown', startsAt }).where(eq(races.id, race.id)).run();
     this.armCountdown({ ...race, state: 'countdown', startsAt });
@@ -240,7 +240,7 @@ export class RaceService {
       })),
       () => this.db.update(races).set({ state: 'running' }).where(eq(races.id, raceId)).run(),
     );
-    for (const game of dealt) this.hub.toPlayer(game.playerId, this.games.snapshot(game, race.code));
+    for (const game of dealt) this.transport.toPlayer(game.playerId, this.games.snapshot(game, race.code));
     this.broadcastView(race.code);
   }
 
@@ -268,7 +268,7 @@ export class RaceService {
   private sendProgress(code: string, changed: readonly LiveGame[]): void {
     for (const game of changed) {
       try {
-        this.hub.toRace(code, { type: 'progress', code, progress: this.progressOf(factsOf(game), this.nameOf(game.playerId)) });
+        this.transport.toRace(code, { type: 'progress', code, progress: this.progressOf(factsOf(game), this.nameOf(game.playerId)) });
       } catch (error) {
         this.log.error({ err: error, gameId: game.id }, 'cannot send race progress');
       }
@@ -304,7 +304,7 @@ export class RaceService {
   }
 
   private progressOf(game: GameFacts, name: string): ProgressView {
-    const disconnected = game.status === 'playing' && !this.hub.isConnected(game.playerId);
+    const disconnected = game.status === 'playing' && !this.transport.isConnected(game.playerId);
     return {
       playerId: game.playerId,
       name,
@@ -331,7 +331,7 @@ export class RaceService {
     // No progress may arrive after the race view that already holds it.
     this.progress.flush(code);
     const view = this.view(code)!;
-    this.hub.toRace(code, { type: 'race', race: view, serverTime: this.clock.now() });
+    this.transport.toRace(code, { type: 'race', race: view, serverTime: this.clock.now() });
     return view;
   }
 
@@ -341,7 +341,7 @@ export class RaceService {
 
   private mustFind(code: string): RaceRow {
     const race = this.find(code);
-    if (!race) throw new HttpError(404, 'unknown-race', `there is no race ${code}`);
+    if (!race) throw new Refusal('unknown-race', `there is no race ${code}`);
     return race;
   }
 
