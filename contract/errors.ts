@@ -42,6 +42,7 @@ export const ERROR_CODES = [
   'index-conflict', // a different action was already applied at that index
   // The server.
   'server-closing', // shutting down: retry after reconnecting
+  'storage-unavailable', // the database could not store it (disk full, locked, failing): nothing changed, retry later
   'internal', // a server fault; nothing was applied
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -80,6 +81,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'index-ahead': 409,
   'index-conflict': 409,
   'server-closing': 503,
+  'storage-unavailable': 503,
   internal: 500,
 };
 

@@ -93,6 +93,13 @@ export const createPlayerAnswer = z.object({
 export const meAnswer = z.object({ player: playerView });
 export const raceAnswer = z.object({ race: raceView });
 export const healthAnswer = z.object({ status: z.enum(['ok', 'closing']), uptimeSeconds: z.number().int() });
+/** Readiness: whether this instance should get traffic, and what stops it when it should not. */
+export const readyAnswer = z.object({
+  ready: z.boolean(),
+  closing: z.boolean(),
+  /** `unavailable`: it answers but cannot take writes now (locked, or a full disk or I/O error in the last seconds). */
+  database: z.enum(['ok', 'unavailable', 'unreachable']),
+});
 
 /** One finished attempt on a day's leaderboard. */
 export const leaderboardEntry = z.object({
@@ -210,6 +217,7 @@ export type CreatePlayerAnswer = z.infer<typeof createPlayerAnswer>;
 export type MeAnswer = z.infer<typeof meAnswer>;
 export type RaceAnswer = z.infer<typeof raceAnswer>;
 export type HealthAnswer = z.infer<typeof healthAnswer>;
+export type ReadyAnswer = z.infer<typeof readyAnswer>;
 export type LeaderboardEntry = z.infer<typeof leaderboardEntry>;
 export type DailyAttempt = z.infer<typeof dailyAttempt>;
 export type DailyView = z.infer<typeof dailyView>;

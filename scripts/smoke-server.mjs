@@ -1,7 +1,6 @@
 // Runs the compiled server (dist/app, from scripts/build.mjs) the way the Docker image
 // does, `node server/main.js`, on a free port and a fresh data folder: it must answer its health
-// check, serve the client and stop cleanly on SIGTERM. With DATABASE_URL / REDIS_URL set it
-// checks that mode instead.
+// check and readiness check, serve the client and stop cleanly on SIGTERM.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -38,6 +37,8 @@ for (let attempt = 0; attempt < 100 && !healthy; attempt++) {
   healthy = await fetch(`${base}/api/health`).then((response) => response.ok, () => false);
 }
 if (!healthy) fail('no healthy answer from /api/health within 10 s');
+const ready = await fetch(`${base}/api/ready`);
+if (!ready.ok) fail(`/api/ready answered ${ready.status}: ${await ready.text()}`);
 const page = await fetch(`${base}/`);
 if (!page.ok || !(await page.text()).includes('<div id="app"')) fail(`GET / answered ${page.status} without the client`);
 

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ERROR_STATUS, type HttpError as HttpErrorBody } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
-import type { DatabaseOptions, SynchronousMode } from './db/index.js';
+import { noteStorageFailure, STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './db/index.js';
 import { Refusal } from './errors.js';
 import { Hub } from './hub.js';
 import clientPlugin from './plugins/client.js';
@@ -90,7 +90,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 /** Every error answers in the one HTTP error shape; a refusal's status is its code's (contract/errors.ts). */
 function errorHandler(this: FastifyInstance, error: FastifyError | Refusal, request: FastifyRequest, reply: FastifyReply) {
   let body: HttpErrorBody;
-  if (error instanceof Refusal) {
+  const storage = noteStorageFailure(this.db, error);
+  if (storage !== undefined) {
+    request.log.warn({ err: error, code: storage }, 'storage failure: request refused, nothing changed');
+    body = { statusCode: ERROR_STATUS['storage-unavailable'], code: 'storage-unavailable', message: `the database cannot store this now (${storage}); nothing was changed: retry in a moment` };
+    reply.header('retry-after', Math.ceil(STORAGE_RETRY_MS / 1000));
+  } else if (error instanceof Refusal) {
     body = { statusCode: ERROR_STATUS[error.code], code: error.code, message: error.message, ...(error.field !== undefined && { field: error.field }) };
   } else if (error.statusCode !== undefined && error.statusCode < 500) {
     const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'bad-json' : error.statusCode === 413 ? 'too-large' : 'bad-request';

@@ -22,6 +22,7 @@ import {
 } from '../shared/index.js';
 import type { AckBody, EndState, GameKind, GameSnapshot, GameState, GameStatus, PlayerView, ServerMessageOf } from '../contract/index.js';
 import type { Clock } from './clock.js';
+import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
 import type { GameStore, MoveWrite, Pending, Transport } from './ports.js';
 import { rankKey } from './standings.js';
@@ -262,8 +263,20 @@ export class GameService {
       else this.finish(game, state, at);
       return undefined;
     };
-    const stored = this.store.appendMove(move);
-    return stored instanceof Promise ? this.holdTurn(game.id, stored.then(commit)) : commit();
+    // A write the storage could not make was rolled back, and nothing in memory has changed yet: the player may simply send it again.
+    const unstored = (error: unknown): Refusal => {
+      const code = this.store.storageFailure(error);
+      if (code === undefined) throw error;
+      this.log.warn({ err: error, code, gameId: game.id, index: nextIndex }, 'cannot store an action');
+      return new Refusal('storage-unavailable', `the move could not be stored (${code}): nothing changed, send it again in a moment`, { nextIndex });
+    };
+    let stored: Pending<void>;
+    try {
+      stored = this.store.appendMove(move);
+    } catch (error) {
+      return unstored(error);
+    }
+    return stored instanceof Promise ? this.holdTurn(game.id, stored.then(commit, unstored)) : commit();
   }
 
   /** Gives up a game. */
@@ -394,18 +407,30 @@ export class GameService {
 
   private track(game: LiveGame): LiveGame {
     this.live.set(game.id, game);
-    if (game.deadline !== null) {
-      const deadline = game.deadline;
-      this.timers.set(
-        game.id,
-        this.clock.setTimer(deadline - this.clock.now(), () => {
-          this.timers.delete(game.id);
-          const ended = this.inTurn(game.id, () => (!this.closing && game.state === 'playing' ? this.end(game, 'timed-out', deadline) : undefined));
-          if (ended instanceof Promise) ended.catch((error: unknown) => this.log.error({ err: error, gameId: game.id }, 'cannot end the game at its deadline'));
-        }),
-      );
-    }
+    if (game.deadline !== null) this.armDeadline(game, game.deadline - this.clock.now());
     return game;
+  }
+
+  /** The time limit's timer; when its write fails for the storage, it is tried again until it is stored. */
+  private armDeadline(game: LiveGame, ms: number): void {
+    const deadline = game.deadline!;
+    const failed = (error: unknown) => {
+      const code = this.store.storageFailure(error);
+      this.log.error({ err: error, code, gameId: game.id }, code ? 'cannot store a time-out: retrying' : 'ending a timed-out game failed');
+      if (code !== undefined) this.armDeadline(game, STORAGE_RETRY_MS);
+    };
+    this.timers.set(
+      game.id,
+      this.clock.setTimer(ms, () => {
+        this.timers.delete(game.id);
+        try {
+          const ended = this.inTurn(game.id, () => (this.closing || game.state !== 'playing' ? undefined : this.end(game, 'timed-out', deadline)));
+          if (ended instanceof Promise) ended.catch(failed);
+        } catch (error) {
+          failed(error);
+        }
+      }),
+    );
   }
 
   private rebuild(variant: VariantId, deals: readonly string[][], actions: readonly string[]): Position {

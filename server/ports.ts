@@ -85,6 +85,8 @@ export interface GameStore {
   /** The move path: durable once it resolves. */
   appendMove(move: MoveWrite): Pending<void>;
   endGame(end: GameEnd): Pending<void>;
+  /** The storage's own reason (`SQLITE_FULL`, a lost connection) when `error` is a failure to store that a retry may cure; undefined for a fault. */
+  storageFailure(error: unknown): string | undefined;
 }
 
 /** Who hears about games and races: a player's sockets (every tab) and a race's watchers. */

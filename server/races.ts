@@ -17,7 +17,7 @@ import {
 } from '../contract/index.js';
 import type { Clock } from './clock.js';
 import { Coalescer } from './coalescer.js';
-import { transaction, type Db, type Transaction } from './db/index.js';
+import { noteStorageFailure, STORAGE_RETRY_MS, transaction, type Db, type Transaction } from './db/index.js';
 import { games, players, raceEntries, races } from './db/schema.js';
 import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
@@ -59,6 +59,8 @@ export class RaceService {
   /** Names never change: progress after each move needs no query for them. */
   private readonly names = new Map<number, string>();
   private readonly countdowns = new Map<number, () => void>();
+  /** Standings waiting for the storage to come back. */
+  private readonly retries = new Set<() => void>();
   /** Moves' progress per race code, coalesced; status changes go through it at once, in order. */
   private readonly progress: Coalescer<LiveGame>;
   private readonly transaction: Transaction;
@@ -85,8 +87,9 @@ export class RaceService {
 
   /** Stops timers; progress still waiting is sent first. */
   close(): void {
-    for (const cancel of this.countdowns.values()) cancel();
+    for (const cancel of [...this.countdowns.values(), ...this.retries]) cancel();
     this.countdowns.clear();
+    this.retries.clear();
     this.progress.close();
   }
 
@@ -208,17 +211,44 @@ export class RaceService {
   }
 
   private armCountdown(race: RaceRow): void {
+    this.armDeal(race.id, race.startsAt! - this.clock.now());
+  }
+
+  /** The deal at the end of the countdown; a deal the storage refuses is tried again until it is stored. */
+  private armDeal(raceId: number, ms: number): void {
     this.countdowns.set(
-      race.id,
-      this.clock.setTimer(race.startsAt! - this.clock.now(), () => {
-        this.countdowns.delete(race.id);
+      raceId,
+      this.clock.setTimer(ms, () => {
+        this.countdowns.delete(raceId);
         try {
-          this.deal(race.id);
+          this.deal(raceId);
         } catch (error) {
-          this.log.error({ err: error, raceId: race.id }, 'cannot deal the race');
+          const code = noteStorageFailure(this.db, error);
+          this.log.error({ err: error, code, raceId }, code ? 'cannot store the deal: retrying' : 'cannot deal the race');
+          if (code !== undefined) this.armDeal(raceId, STORAGE_RETRY_MS);
         }
       }),
     );
+  }
+
+  /** Finishes the race if it is done; when the storage refuses the standings, tries again later. */
+  private finishOrRetry(raceId: number): void {
+    try {
+      this.finishIfDone(raceId);
+    } catch (error) {
+      const code = noteStorageFailure(this.db, error);
+      if (code === undefined) throw error;
+      this.log.error({ err: error, code, raceId }, 'cannot store the standings: retrying');
+      const cancel = this.clock.setTimer(STORAGE_RETRY_MS, () => {
+        this.retries.delete(cancel);
+        try {
+          this.finishOrRetry(raceId);
+        } catch (retryError) {
+          this.log.error({ err: retryError, raceId }, 'cannot finish the race');
+        }
+      });
+      this.retries.add(cancel);
+    }
   }
 
   /** The countdown is over: every racer's game is dealt from the race seed and sent in the same tick. */
@@ -253,7 +283,7 @@ export class RaceService {
     if (code === null) return;
     if (statusChanged) this.progress.urgent(code, game.id, game);
     else this.progress.change(code, game.id, game);
-    if (game.state !== 'playing') this.finishIfDone(game.raceId!);
+    if (game.state !== 'playing') this.finishOrRetry(game.raceId!);
   }
 
   private presenceChanged(playerId: number): void {

@@ -1,6 +1,7 @@
 import { DECK, rankOf, type Card } from './card.js';
 import { dealFans, makeLayout, type Layout } from './layout.js';
 import { sha256 } from './sha256.js';
+import { encodeUtf8 } from './utf8.js';
 import { VARIANTS, type VariantId } from './variant.js';
 
 /**
@@ -19,8 +20,6 @@ import { VARIANTS, type VariantId } from './variant.js';
  */
 export const DEAL_ALGORITHM = 'lucie-deal/1';
 
-const encoder = new TextEncoder();
-
 /** Shuffles `cards` (any order: they are sorted canonically first) for deal `k` of `seed`. */
 export function shuffleForDeal(seed: string, k: number, cards: readonly Card[]): Card[] {
   const deck = [...cards].sort((a, b) => a - b);
@@ -29,7 +28,7 @@ export function shuffleForDeal(seed: string, k: number, cards: readonly Card[]):
   let next = 0;
   const nextWord = (): number => {
     if (next === words.length) {
-      words = sha256(encoder.encode(`${DEAL_ALGORITHM}:${k}:${block++}:${seed}`));
+      words = sha256(encodeUtf8(`${DEAL_ALGORITHM}:${k}:${block++}:${seed}`));
       next = 0;
     }
     return words[next++]!;

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { GameEnd, GameStore, MoveLog, MoveWrite, NewGameRow, StoredGame } from '../ports.js';
-import { transaction, type Db, type Transaction } from './index.js';
+import { noteStorageFailure, transaction, type Db, type Transaction } from './index.js';
 import { gameActions, gameDeals, games } from './schema.js';
 
 /**
@@ -99,6 +99,10 @@ export class SqliteGameStore implements GameStore {
       if (result) this.statements.result.run({ gameId, ...counts, ...result });
       else this.statements.progress.run({ gameId, ...counts });
     });
+  }
+
+  storageFailure(error: unknown): string | undefined {
+    return noteStorageFailure(this.db, error);
   }
 
   endGame({ gameId, status, finishedAt, rankKey }: GameEnd): void {

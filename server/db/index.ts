@@ -102,6 +102,41 @@ const STORAGE_FAILURES = [
   'SQLITE_NOTADB',
 ] as const;
 
+/** How long a failed background write (a timer's) waits before it is tried again. */
+export const STORAGE_RETRY_MS = 1000;
+/** After a storage failure the server reports itself not ready for this long, unless a write probe says otherwise sooner. */
+const UNAVAILABLE_FOR_MS = 5000;
+
+const lastFailures = new WeakMap<Database.Database, { at: number; code: string }>();
+
+/** Remembers a storage failure of `db` (for readiness) and returns its code, or undefined when `error` is not one. */
+export function noteStorageFailure(db: Db, error: unknown): string | undefined {
+  const code = storageFailureCode(error);
+  if (code !== undefined) lastFailures.set(db.$client, { at: Date.now(), code });
+  return code;
+}
+
+/**
+ * Whether the database takes writes: a write lock can be taken now (within the short busy
+ * timeout), and no failure other than a lock (a full disk, an I/O error: a probe cannot see
+ * those) happened in the last few seconds.
+ */
+export function storageReady(db: Db): { ready: true } | { ready: false; code: string } {
+  const failure = lastFailures.get(db.$client);
+  const lockOnly = failure?.code.startsWith('SQLITE_BUSY') || failure?.code.startsWith('SQLITE_LOCKED');
+  if (failure && !lockOnly && Date.now() - failure.at < UNAVAILABLE_FOR_MS) return { ready: false, code: failure.code };
+  if (db.$client.memory) return { ready: true };
+  try {
+    db.$client.exec('BEGIN IMMEDIATE; ROLLBACK');
+    if (lockOnly) lastFailures.delete(db.$client);
+    return { ready: true };
+  } catch (error) {
+    const code = noteStorageFailure(db, error);
+    if (code === undefined) throw error;
+    return { ready: false, code };
+  }
+}
+
 /** The SQLite code (e.g. SQLITE_FULL, SQLITE_IOERR_WRITE) when `error` is a storage failure. */
 export function storageFailureCode(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;

@@ -1,14 +1,38 @@
 import fp from 'fastify-plugin';
-import type { HealthAnswer } from '../../contract/index.js';
+import type { HealthAnswer, ReadyAnswer } from '../../contract/index.js';
+import { storageReady } from '../db/index.js';
 
-/** Liveness and readiness: the database answers, and the server is not shutting down. */
+/**
+ * `/api/health`, liveness for a supervisor: the process answers and is not shutting down (a
+ * restart would not cure a full disk or a lock held elsewhere, so the database is not asked).
+ * `/api/ready`, for a load balancer: besides, the database answers and takes writes; never
+ * throwing, each check reported, so an instance that cannot store moves gets no new players
+ * (503) and says why.
+ */
 export default fp(
   async (app) => {
     app.get('/api/health', async (_request, reply): Promise<HealthAnswer> => {
       const closing = app.games.closing;
-      if (!closing) app.db.$client.prepare('select 1').get();
       reply.code(closing ? 503 : 200);
       return { status: closing ? 'closing' : 'ok', uptimeSeconds: Math.round(process.uptime()) };
+    });
+    app.get('/api/ready', async (_request, reply): Promise<ReadyAnswer> => {
+      const closing = app.games.closing;
+      let database: ReadyAnswer['database'] = 'ok';
+      try {
+        app.db.$client.prepare('select 1').get();
+        const storage = storageReady(app.db);
+        if (!storage.ready) {
+          app.log.warn({ code: storage.code }, 'readiness: the database cannot take writes');
+          database = 'unavailable';
+        }
+      } catch (error) {
+        app.log.warn({ err: error }, 'readiness: the database does not answer');
+        database = 'unreachable';
+      }
+      const ready = !closing && database === 'ok';
+      reply.code(ready ? 200 : 503);
+      return { ready, closing, database };
     });
   },
   { name: 'health', dependencies: ['db', 'games'] },

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
 import { CLIENT_MESSAGE_TYPES, clientMessage, type ClientMessage, type ServerMessageOf } from '../../contract/index.js';
+import { noteStorageFailure } from '../db/index.js';
 import { describeZodError, Refusal } from '../errors.js';
 import { send, type Peer } from '../hub.js';
 import type { Pending } from '../ports.js';
@@ -177,9 +178,21 @@ export default fp<{ limits: SocketLimits }>(
           });
         };
         // A store that answers later (not SQLite) settles the message then, in the game's order.
-        const outcome = handle(message);
+        const outcome = handleOrRefuse(message);
         if (outcome instanceof Promise) outcome.then(refuse, failed);
         else refuse(outcome);
+      }
+
+      /** A storage failure is the player's to retry, not a server fault: the write was rolled back. */
+      function handleOrRefuse(message: ClientMessage): Pending<Refusal | undefined> {
+        try {
+          return handle(message);
+        } catch (error) {
+          const code = noteStorageFailure(app.db, error);
+          if (code === undefined) throw error;
+          log.warn({ err: error, code, request: message.type }, 'storage failure: message refused, nothing changed');
+          return new Refusal('storage-unavailable', `the database cannot store this now (${code}): nothing changed, send it again in a moment`);
+        }
       }
 
       function handle(message: ClientMessage): Pending<Refusal | undefined> {

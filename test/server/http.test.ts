@@ -153,6 +153,12 @@ describe('the rest of the HTTP surface', () => {
     expect(body).toMatchObject({ status: 'ok' });
   });
 
+  it('reports readiness', async () => {
+    const { status, body } = await api(app, 'GET', '/api/ready');
+    expect(status).toBe(200);
+    expect(body).toEqual({ ready: true, closing: false, database: 'ok' });
+  });
+
   it('answers unknown API routes with a JSON 404', async () => {
     expect((await api(app, 'GET', '/api/nothing')).body).toMatchObject({ statusCode: 404, code: 'not-found' });
   });

@@ -24,6 +24,7 @@ class LaterStore implements GameStore {
   loadMoveLog: GameStore['loadMoveLog'] = (id) => this.inner.loadMoveLog(id);
   playingGameIds: GameStore['playingGameIds'] = () => this.inner.playingGameIds();
   endGame: GameStore['endGame'] = (end) => this.inner.endGame(end);
+  storageFailure: GameStore['storageFailure'] = (error) => this.inner.storageFailure(error);
   appendMove(move: MoveWrite): Promise<void> {
     return new Promise((resolve, reject) =>
       this.waiting.push({

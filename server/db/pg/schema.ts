@@ -83,9 +83,10 @@ export const games = pgTable(
     // One daily game per player and day (nulls are distinct, as in SQLite: other kinds never collide).
     uniqueIndex('games_player_day').on(table.playerId, table.day),
     index('games_playing').on(table.status).where(sql`${table.status} = 'playing'`),
-    // A day's leaderboard in rank order; PostgreSQL has no rowid, so the id is the tie-break column
-    // (nulls first: unfinished attempts sort first, as in SQLite).
-    index('games_daily_board').on(table.day, table.rankKey.asc().nullsFirst(), table.id).where(sql`${table.day} is not null`),
+    // A day's leaderboard in rank order; PostgreSQL has no rowid, so the id is the tie-break column.
+    // Ascending with nulls last, PostgreSQL's order for `order by rank_key` (SQLite sorts nulls
+    // first): an index in another null order cannot serve the board's order (measured by bench scale).
+    index('games_daily_board').on(table.day, table.rankKey, table.id).where(sql`${table.day} is not null`),
     // A player's history, newest first.
     index('games_player').on(table.playerId, table.id),
   ],
