@@ -269,7 +269,7 @@ export class RaceLifecycle {
       .from(raceEntries)
       .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, playerId)))
       .get();
-    if (!entry) throw new Refusal('not-seated', message, field);
+    if (!entry) throw new Refusal('not-seated', message, field === undefined ? {} : { field });
   }
 
   private playerOf(playerId: number): PlayerView {
