@@ -1,4 +1,5 @@
-// The `lucie` command: `lucie verify FILE...` and `lucie deal --seed S [--variant V] [--attempt A --check FILE]` (docs/record-format.md).
+// The `lucie` command: `lucie verify FILE...` and `lucie deal --seed S [--variant V] [--attempt A --check FILE]` (docs/record-format.md);
+// `lucie solve`, `lucie stats` and `lucie board` (the solver).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
@@ -13,15 +14,22 @@ import {
   recordOf,
   verifyRecord,
   type Result,
+  type VariantId,
   type VerifyOutcome,
 } from '../shared/index.js';
+import { boardOf, formatRate, readInput, readText, seedInput, solveInput, writeLines, type Rate, type SolveInput } from './solve.js';
 
 const USAGE = `usage:
   lucie verify FILE... (or - for standard input)   check lucie-record/1 files, one JSON line each
   lucie deal --seed S [--variant V]                 print the record of a new deal
   lucie deal --seed S [--attempt A] --check FILE    check that a record's deals are the ones seed S
                                                     deals (redeals from attempt A's own stream: a
-                                                    daily attempt, A its game id)`;
+                                                    daily attempt, A its game id)
+  lucie solve FILE... | --seed S [--variant V] [--lines DIR] [--nodes N (per measure)]
+                                                    solve records or boards (one fan per line, or
+                                                    the Foundations:/: board form), one JSON line each
+  lucie stats --variant V --seeds N [--nodes N]     win rates (95 % intervals) over seeds 1..N
+  lucie board FILE [--at N]                         the position after action N of a record, as a board`;
 
 function fail(message: string): never {
   process.stderr.write(`lucie: ${message}\n${USAGE}\n`);
@@ -96,6 +104,111 @@ function checkDeals(seed: string, attempt: string | undefined, file: string): nu
   return mismatch ? 1 : 0;
 }
 
+function variantOption(text: string | undefined): VariantId {
+  const variant = parseVariant(text ?? 'strict');
+  if (!variant.ok) fail(variant.error);
+  return variant.value;
+}
+
+function nodesOption(text: string | undefined): { nodes?: number } {
+  if (text === undefined) return {};
+  const nodes = Number(text);
+  if (!Number.isInteger(nodes) || nodes < 1) fail(`--nodes must be a positive whole number, not "${text}"`);
+  return { nodes };
+}
+
+function solve(args: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { seed: { type: 'string' }, variant: { type: 'string' }, lines: { type: 'string' }, nodes: { type: 'string' } },
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const variant = variantOption(values.variant);
+  const limits = nodesOption(values.nodes);
+  const inputs: (SolveInput | string)[] = [];
+  if (positionals.length === 0) {
+    if (values.seed === undefined) fail('solve needs files or --seed S');
+    inputs.push(seedInput(values.seed, variant));
+  }
+  for (const file of positionals) {
+    try {
+      inputs.push(readInput(file, readText(file), variant, values.seed));
+    } catch (error) {
+      inputs.push(`cannot read ${file}: ${(error as Error).message}`);
+    }
+  }
+  let allSolved = true;
+  for (const input of inputs) {
+    if (typeof input === 'string') {
+      allSolved = false;
+      process.stdout.write(JSON.stringify({ error: input }) + '\n');
+      continue;
+    }
+    const { line, lines } = solveInput(input, limits, () => performance.now());
+    process.stdout.write(JSON.stringify(line) + '\n');
+    if (values.lines !== undefined) writeLines(values.lines, input, lines);
+  }
+  return allSolved ? 0 : 1;
+}
+
+function stats(args: string[]): number {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: { variant: { type: 'string' }, seeds: { type: 'string' }, nodes: { type: 'string' } } }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const variant = variantOption(values.variant);
+  const count = Number(values.seeds);
+  if (!Number.isInteger(count) || count < 1) fail('stats needs --seeds N (a positive whole number)');
+  const limits = nodesOption(values.nodes);
+  const rates = { firstDeal: { won: 0, unknown: 0, total: count }, par: { won: 0, unknown: 0, total: count }, clairvoyant: { won: 0, unknown: 0, total: count } };
+  const tally = (rate: Rate, won: boolean | null) => (won === null ? rate.unknown++ : won && rate.won++);
+  const started = performance.now();
+  for (let i = 1; i <= count; i++) {
+    const { line } = solveInput(seedInput(String(i), variant), limits, () => performance.now());
+    tally(rates.firstDeal, line.firstDealClearable);
+    tally(rates.par, line.parWon);
+    tally(rates.clairvoyant, line.clairvoyantWon);
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(
+    [
+      `| variant | seeds | first deal alone | par | clairvoyant |`,
+      `| --- | --- | --- | --- | --- |`,
+      `| ${variant} | ${count} | ${formatRate(rates.firstDeal)} | ${formatRate(rates.par)} | ${formatRate(rates.clairvoyant)} |`,
+      `(seeds "1" to "${count}", ${seconds} s)`,
+    ].join('\n') + '\n',
+  );
+  return 0;
+}
+
+function board(args: string[]): number {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { at: { type: 'string' } } });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) fail('board needs exactly one record file');
+  const at = values.at === undefined ? undefined : Number(values.at);
+  if (at !== undefined && !Number.isInteger(at)) fail(`--at must be a whole number, not "${values.at}"`);
+  try {
+    process.stdout.write(boardOf(readText(positionals[0]!), at));
+  } catch (error) {
+    process.stderr.write(`lucie: ${(error as Error).message}\n`);
+    return 1;
+  }
+  return 0;
+}
+
 const [command, ...rest] = process.argv.slice(2);
 switch (command) {
   case 'verify':
@@ -103,6 +216,15 @@ switch (command) {
     break;
   case 'deal':
     process.exitCode = deal(rest);
+    break;
+  case 'solve':
+    process.exitCode = solve(rest);
+    break;
+  case 'stats':
+    process.exitCode = stats(rest);
+    break;
+  case 'board':
+    process.exitCode = board(rest);
     break;
   case undefined:
   case '--help':

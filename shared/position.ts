@@ -68,6 +68,50 @@ export class Position {
     );
   }
 
+  /**
+   * A position in the middle of a game, from its parts (as a board gives them): every card of
+   * the deck must be exactly once on the fans, in the cells or under a foundation's top.
+   */
+  static setup(
+    variant: VariantId,
+    parts: { fans: readonly (readonly Card[])[]; foundations: readonly number[]; cells?: readonly (Card | null)[]; redealsUsed?: number; merciUsed?: boolean },
+  ): Result<Position> {
+    const rules = VARIANTS[variant];
+    const cells = parts.cells ?? Array<Card | null>(rules.cells).fill(null);
+    if (cells.length !== rules.cells) return err(`${variant} has ${rules.cells} reserve cells, not ${cells.length}`);
+    if (parts.foundations.length !== 4 || parts.foundations.some((height) => !Number.isInteger(height) || height < 0 || height > 13)) {
+      return err('foundations must be four heights from 0 to 13 (C, D, H, S)');
+    }
+    if (rules.acesStart && parts.foundations.some((height) => height === 0)) return err('in trefoil the Aces start on the foundations');
+    const redealsUsed = parts.redealsUsed ?? 0;
+    if (!Number.isInteger(redealsUsed) || redealsUsed < 0 || redealsUsed > rules.redeals) {
+      return err(`redeals used must be 0-${rules.redeals} in ${variant}`);
+    }
+    const merciUsed = parts.merciUsed ?? false;
+    if (merciUsed && !rules.merci) return err(`the merci exists only in the merci variant, not in ${variant}`);
+    if (parts.fans.length === 0) return err('a position needs at least one fan');
+    const seen = new Uint8Array(CARD_COUNT);
+    const place = (card: Card): string | undefined => {
+      if (seen[card]) return `${makeCard(card)} appears twice`;
+      seen[card] = 1;
+      return rankOf(card) < parts.foundations[suitOf(card)]! ? `${makeCard(card)} is already on its foundation` : undefined;
+    };
+    for (const fan of parts.fans) for (const card of fan) {
+      const problem = place(card);
+      if (problem) return err(problem);
+    }
+    for (const card of cells) {
+      const problem = card === null ? undefined : place(card);
+      if (problem) return err(problem);
+    }
+    const missing: string[] = [];
+    for (let card = 0; card < CARD_COUNT; card++) {
+      if (!seen[card] && rankOf(card) >= parts.foundations[suitOf(card)]!) missing.push(makeCard(card));
+    }
+    if (missing.length > 0) return err(`missing ${missing.join(' ')}`);
+    return ok(new Position(rules, parts.fans.map((fan) => [...fan]), [...parts.foundations], [...cells], redealsUsed, merciUsed));
+  }
+
   get variant(): VariantId {
     return this.rules.id;
   }

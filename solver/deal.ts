@@ -1,0 +1,54 @@
+import type { Action, Position } from '../shared/index.js';
+import { Budget, type Limits } from './budget.js';
+import { explore } from './search.js';
+import { actionOf, DealState, type Heights } from './state.js';
+
+export interface DealSolution {
+  /** The most cards home reachable in this deal; with `exact` false, only "at least". */
+  readonly max: number;
+  readonly exact: boolean;
+  /** Whether the deal can be cleared (all 52 home); null when the search was cut short below 52. */
+  readonly clearable: boolean | null;
+  /** A line reaching `max` (fan, cell and merci moves only: it stops before any redeal). */
+  readonly line: Action[];
+  readonly nodes: number;
+}
+
+/** The best count in the deal from `state`, with pruning, and the moves that reach it. */
+export function bestInDeal(state: DealState, budget: Budget): { max: number; exact: boolean; moves: number[] } {
+  let max = state.home;
+  let moves: number[] = [];
+  const complete = explore(state, true, budget, (live, path) => {
+    if (live.home <= max) return false;
+    max = live.home;
+    moves = path.slice();
+    return max === 52;
+  });
+  return { max, exact: complete || max === 52, moves };
+}
+
+/**
+ * Deal solver: the exact maximum number of cards home reachable within the current deal of
+ * `position`, using only what is on the table (never a later layout; the merci counts when
+ * this is the deal in which it may be played).
+ */
+export function solveDeal(position: Position, limits: Limits | Budget = {}): DealSolution {
+  const budget = limits instanceof Budget ? limits : new Budget(limits);
+  const before = budget.nodes;
+  const { max, exact, moves } = bestInDeal(DealState.fromPosition(position), budget);
+  return { max, exact, clearable: max === 52 ? true : exact ? false : null, line: moves.map(actionOf), nodes: budget.nodes - before };
+}
+
+/**
+ * The foundation states reachable in the deal, each with a line. With `prune`, only those
+ * reachable when every position that has a safe move home (see DealState.moves) plays its
+ * first one: a well-defined subset that still holds the deal's best count.
+ */
+export function dealEnds(state: DealState, prune: boolean, budget: Budget): { ends: Map<Heights, number[]>; exact: boolean } {
+  const ends = new Map<Heights, number[]>();
+  const exact = explore(state, prune, budget, (live, path) => {
+    const heights = live.heights();
+    if (!ends.has(heights)) ends.set(heights, path.slice());
+  });
+  return { ends, exact };
+}

@@ -1,0 +1,53 @@
+import type { Budget } from './budget.js';
+import type { DealState } from './state.js';
+
+/** What a visitor sees: the live state and the moves that led to it from the root. */
+export type Visit = (state: DealState, path: readonly number[]) => boolean | void;
+
+/**
+ * Depth-first search over every position reachable in the deal from `state`, each visited once
+ * (a transposition table of keys, which also ends the cycles some variants allow). `visit` is
+ * called on the root and on every new position; returning true stops the search. The state is
+ * left as it was found. Returns false when the budget ran out before the search was complete.
+ */
+export function explore(state: DealState, prune: boolean, budget: Budget, visit: Visit): boolean {
+  const seen = new Set<string>([state.key()]);
+  if (!budget.spend()) return false;
+  const path: number[] = [];
+  if (visit(state, path)) return true;
+  const tokens: number[] = [];
+  const pending: number[][] = [state.moves(prune)];
+  const next: number[] = [0];
+  let complete = true;
+  while (pending.length > 0) {
+    const depth = pending.length - 1;
+    const moves = pending[depth]!;
+    const index = next[depth]!;
+    if (index === moves.length) {
+      pending.pop();
+      next.pop();
+      if (path.length > 0) state.undo(path.pop()!, tokens.pop()!);
+      continue;
+    }
+    next[depth] = index + 1;
+    const move = moves[index]!;
+    const token = state.apply(move);
+    const key = state.key();
+    if (seen.has(key)) {
+      state.undo(move, token);
+      continue;
+    }
+    seen.add(key);
+    path.push(move);
+    tokens.push(token);
+    if (!budget.spend()) {
+      complete = false;
+      break;
+    }
+    if (visit(state, path)) break;
+    pending.push(state.moves(prune));
+    next.push(0);
+  }
+  while (path.length > 0) state.undo(path.pop()!, tokens.pop()!);
+  return complete;
+}

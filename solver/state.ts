@@ -1,0 +1,353 @@
+import type { Action } from '../shared/action.js';
+import { KING, type Card } from '../shared/card.js';
+import type { Layout } from '../shared/layout.js';
+import type { Position } from '../shared/position.js';
+import type { Rules } from '../shared/variant.js';
+
+// Rank and suit by table: the search asks them millions of times.
+const RANK = Uint8Array.from({ length: 52 }, (_, card) => card % 13);
+const SUIT = Uint8Array.from({ length: 52 }, (_, card) => (card / 13) | 0);
+const rankOf = (card: Card): number => RANK[card]!;
+const suitOf = (card: Card): number => SUIT[card]!;
+
+/**
+ * The solver's own mutable copy of one deal: fans, cells, foundations and whether the merci may
+ * still be played in it. It applies the engine's rules (position.ts) move for move, with
+ * do/undo instead of copies; tests replay every line it returns through the engine.
+ *
+ * A move is one number: kind | a << 4 | b << 12 (see MOVE_KINDS).
+ */
+export const MOVE_KINDS = ['fan-to-foundation', 'fan-to-fan', 'fan-to-cell', 'cell-to-fan', 'cell-to-foundation', 'merci'] as const;
+const FAN_HOME = 0;
+const FAN_FAN = 1;
+const FAN_CELL = 2;
+const CELL_FAN = 3;
+const CELL_HOME = 4;
+const MERCI = 5;
+/** The `b` of a merci to the foundation. */
+const TO_HOME = 255;
+const EMPTY = -1;
+
+const move = (kind: number, a: number, b = 0): number => kind | (a << 4) | (b << 12);
+const kindOf = (m: number): number => m & 15;
+const aOf = (m: number): number => (m >> 4) & 255;
+const bOf = (m: number): number => (m >> 12) & 255;
+
+/** Foundation heights packed 4 bits a suit (C lowest): the whole of what a redeal depends on. */
+export type Heights = number;
+export const packHeights = (found: readonly number[]): Heights => found[0]! | (found[1]! << 4) | (found[2]! << 8) | (found[3]! << 12);
+export const unpackHeights = (heights: Heights): number[] => [heights & 15, (heights >> 4) & 15, (heights >> 8) & 15, (heights >> 12) & 15];
+export const heightsCount = (heights: Heights): number => unpackHeights(heights).reduce((sum, height) => sum + height, 0);
+/** The cards a redeal gathers when the foundations stand at `heights`, in canonical order. */
+export function cardsAbove(heights: Heights): Card[] {
+  const found = unpackHeights(heights);
+  const cards: Card[] = [];
+  for (let suit = 0; suit < 4; suit++) for (let rank = found[suit]!; rank < 13; rank++) cards.push(suit * 13 + rank);
+  return cards;
+}
+
+/** Codes in `under` besides a card number: the bottom of fan f is BOTTOM + f. */
+const BOTTOM = 60;
+const IN_CELL = 100;
+const HOME = 101;
+
+export class DealState {
+  home: number;
+  /**
+   * For each card, what lies under it: a card, the bottom of a fan, a cell or the foundation;
+   * entry 52 is the merci flag. It determines the position exactly (each fan is the chain up
+   * from its bottom), so it is the transposition key, with cells as a set since they are
+   * interchangeable.
+   */
+  private readonly under = new Uint8Array(53);
+
+  constructor(
+    readonly rules: Rules,
+    readonly fans: Card[][],
+    readonly cells: number[],
+    readonly found: number[],
+    /** The merci may still be played in this deal (its last deal, not yet used). */
+    public merci: boolean,
+  ) {
+    this.home = found[0]! + found[1]! + found[2]! + found[3]!;
+    this.under.fill(HOME);
+    fans.forEach((fan, f) => fan.forEach((card, i) => (this.under[card] = i === 0 ? BOTTOM + f : fan[i - 1]!)));
+    for (const card of cells) if (card !== EMPTY) this.under[card] = IN_CELL;
+    this.under[52] = merci ? 1 : 0;
+  }
+
+  /** The `under` code of a card put on fan `to` now. */
+  private onto(to: number): number {
+    const fan = this.fans[to]!;
+    return fan.length === 0 ? BOTTOM + to : fan[fan.length - 1]!;
+  }
+
+  static fromPosition(position: Position): DealState {
+    const { rules } = position;
+    return new DealState(
+      rules,
+      position.fans.map((fan) => fan.slice()),
+      position.cells.map((card) => (card === null ? EMPTY : card)),
+      position.foundations.slice(),
+      rules.merci && !position.merciUsed && position.redealsUsed === rules.redeals,
+    );
+  }
+
+  /** The first position of deal `deal` (1 = first redeal) with the foundations at `heights`. */
+  static redealt(rules: Rules, heights: Heights, layout: Layout, deal: number): DealState {
+    return new DealState(
+      rules,
+      layout.map((fan) => [...fan]),
+      Array<number>(rules.cells).fill(EMPTY),
+      unpackHeights(heights),
+      rules.merci && deal === rules.redeals,
+    );
+  }
+
+  heights(): Heights {
+    return packHeights(this.found);
+  }
+
+  key(): string {
+    return String.fromCharCode.apply(null, this.under as unknown as number[]);
+  }
+
+  private fits(card: Card): boolean {
+    return this.found[suitOf(card)] === rankOf(card);
+  }
+
+  /**
+   * Whether sending `card` home can never lower the best count reachable in this deal, so the
+   * search may play it and try nothing else here. Let A be the position after the move and B
+   * before; invariant: A's fans and cells are B's (fans relabelled) less a set D of cards that
+   * are home in A. Every move of B then has a counterpart in A that keeps the invariant and
+   * never leaves A with fewer cards home: a move of a card of D is skipped; a card of B that
+   * builds on a card of D has, in A, its own foundation free (same suit, one lower is home: in
+   * the same-suit rules a card one higher home means it is home too, and a card built on the
+   * one below it now fits the foundation), so it goes home instead; a King that may not leave
+   * a fan left alone in A simply stays where it is, and the fans are relabelled; A has at least
+   * B's free cells and never a longer fan. Two rules break the invariant: building on any suit
+   * (shamrocks), where D's card could still carry another suit's card, so there the move is safe
+   * only when every card one rank lower is already home; and the merci, which needs "no other
+   * move" (A may have moves B lacks), so nothing is forced while the merci can still be played.
+   */
+  private safeHome(card: Card): boolean {
+    if (this.merci) return false;
+    if (this.rules.build !== 'any-suit-down') return true;
+    const rank = rankOf(card);
+    return this.found.every((height) => height >= rank);
+  }
+
+  /**
+   * The moves to search from here. With `prune`, a safe move home (see safeHome) is the only
+   * one returned. Cells are interchangeable, so a card goes only to the first empty one.
+   */
+  moves(prune: boolean): number[] {
+    const moves: number[] = [];
+    const { fans, cells, topFan } = this;
+    const fanCount = fans.length;
+    for (let f = 0; f < fanCount; f++) {
+      const fan = fans[f]!;
+      if (fan.length > 0) topFan[fan[fan.length - 1]!] = f;
+    }
+    const emptyCell = cells.indexOf(EMPTY);
+    let found: number[] | undefined;
+    for (let from = 0; from < fanCount && !found; from++) {
+      const fan = fans[from]!;
+      if (fan.length === 0) continue;
+      const card = fan[fan.length - 1]!;
+      if (this.fits(card)) {
+        if (prune && this.safeHome(card)) found = [move(FAN_HOME, from)];
+        else moves.push(move(FAN_HOME, from));
+      }
+      this.pushBuilds(moves, FAN_FAN, from, card, from);
+      if (emptyCell >= 0) moves.push(move(FAN_CELL, from, emptyCell));
+    }
+    for (let cell = 0; cell < cells.length && !found; cell++) {
+      const card = cells[cell]!;
+      if (card === EMPTY) continue;
+      if (this.fits(card)) {
+        if (prune && this.safeHome(card)) found = [move(CELL_HOME, cell)];
+        else moves.push(move(CELL_HOME, cell));
+      }
+      this.pushBuilds(moves, CELL_FAN, cell, card, null);
+    }
+    for (let f = 0; f < fanCount; f++) {
+      const fan = fans[f]!;
+      if (fan.length > 0) topFan[fan[fan.length - 1]!] = -1;
+    }
+    if (found) return found;
+    if (moves.length === 0 && this.merci) {
+      for (const fan of fans) {
+        for (let i = 0; i < fan.length - 1; i++) {
+          const card = fan[i]!;
+          if (this.fits(card)) moves.push(move(MERCI, card, TO_HOME));
+          for (let to = 0; to < fanCount; to++) if (fans[to]!.length > 0) moves.push(move(MERCI, card, to));
+        }
+      }
+    }
+    return moves;
+  }
+
+  /** Fan of each top card during `moves` (-1 otherwise). */
+  private readonly topFan = new Int8Array(52).fill(-1);
+
+  /** Pushes the builds of `card` (from fan or cell `source`) onto the fans whose top takes it. */
+  private pushBuilds(moves: number[], kind: number, source: number, card: Card, from: number | null): void {
+    const { topFan, fans } = this;
+    const rank = rankOf(card);
+    const limit = this.rules.maxFanSize;
+    const target = (top: Card) => {
+      const to = topFan[top]!;
+      if (to >= 0 && to !== from && (limit === null || fans[to]!.length < limit)) moves.push(move(kind, source, to));
+    };
+    switch (this.rules.build) {
+      case 'same-suit-down':
+        if (rank !== KING) target(card + 1);
+        break;
+      case 'any-suit-down':
+        if (rank !== KING) for (let suit = 0; suit < 4; suit++) target(suit * 13 + rank + 1);
+        break;
+      case 'same-suit-up-or-down':
+        if (rank !== KING) target(card + 1);
+        if (rank !== 0) target(card - 1);
+    }
+    if (this.rules.kingsInSpaces && rank === KING && (from === null || fans[from]!.length > 1)) {
+      for (let to = 0; to < fans.length; to++) if (fans[to]!.length === 0) moves.push(move(kind, source, to));
+    }
+  }
+
+  /** Plays a move from `moves`; returns what `undo` needs. */
+  apply(m: number): number {
+    const a = aOf(m);
+    const b = bOf(m);
+    const { fans, cells, under } = this;
+    switch (kindOf(m)) {
+      case FAN_HOME: {
+        const card = fans[a]!.pop()!;
+        under[card] = HOME;
+        this.found[suitOf(card)]!++;
+        this.home++;
+        return card;
+      }
+      case FAN_FAN: {
+        const card = fans[a]!.pop()!;
+        under[card] = this.onto(b);
+        fans[b]!.push(card);
+        return 0;
+      }
+      case FAN_CELL: {
+        const card = fans[a]!.pop()!;
+        under[card] = IN_CELL;
+        cells[b] = card;
+        return 0;
+      }
+      case CELL_FAN: {
+        const card = cells[a]!;
+        under[card] = this.onto(b);
+        fans[b]!.push(card);
+        cells[a] = EMPTY;
+        return 0;
+      }
+      case CELL_HOME: {
+        const card = cells[a]!;
+        under[card] = HOME;
+        this.found[suitOf(card)]!++;
+        this.home++;
+        cells[a] = EMPTY;
+        return card;
+      }
+      default: {
+        const fan = fans.findIndex((cards) => cards.includes(a));
+        const cards = fans[fan]!;
+        const index = cards.indexOf(a);
+        under[cards[index + 1]!] = under[a]!;
+        cards.splice(index, 1);
+        if (b === TO_HOME) {
+          under[a] = HOME;
+          this.found[suitOf(a)]!++;
+          this.home++;
+        } else {
+          under[a] = this.onto(b);
+          fans[b]!.push(a);
+        }
+        this.merci = false;
+        under[52] = 0;
+        return fan | (index << 8);
+      }
+    }
+  }
+
+  undo(m: number, token: number): void {
+    const a = aOf(m);
+    const b = bOf(m);
+    const { fans, cells, under } = this;
+    switch (kindOf(m)) {
+      case FAN_HOME:
+        this.found[suitOf(token)]!--;
+        this.home--;
+        under[token] = this.onto(a);
+        fans[a]!.push(token);
+        break;
+      case FAN_FAN: {
+        const card = fans[b]!.pop()!;
+        under[card] = this.onto(a);
+        fans[a]!.push(card);
+        break;
+      }
+      case FAN_CELL: {
+        const card = cells[b]!;
+        under[card] = this.onto(a);
+        fans[a]!.push(card);
+        cells[b] = EMPTY;
+        break;
+      }
+      case CELL_FAN: {
+        const card = fans[b]!.pop()!;
+        under[card] = IN_CELL;
+        cells[a] = card;
+        break;
+      }
+      case CELL_HOME:
+        this.found[suitOf(token)]!--;
+        this.home--;
+        under[token] = IN_CELL;
+        cells[a] = token;
+        break;
+      default: {
+        if (b === TO_HOME) {
+          this.found[suitOf(a)]!--;
+          this.home--;
+        } else fans[b]!.pop();
+        const fan = token & 255;
+        const index = token >> 8;
+        const cards = fans[fan]!;
+        under[a] = index === 0 ? BOTTOM + fan : cards[index - 1]!;
+        under[cards[index]!] = a;
+        cards.splice(index, 0, a);
+        this.merci = true;
+        under[52] = 1;
+      }
+    }
+  }
+}
+
+/** The engine's action for a solver move. */
+export function actionOf(m: number): Action {
+  const a = aOf(m);
+  const b = bOf(m);
+  switch (kindOf(m)) {
+    case FAN_HOME:
+      return { type: 'fan-to-foundation', from: a };
+    case FAN_FAN:
+      return { type: 'fan-to-fan', from: a, to: b };
+    case FAN_CELL:
+      return { type: 'fan-to-cell', from: a, cell: b };
+    case CELL_FAN:
+      return { type: 'cell-to-fan', cell: a, to: b };
+    case CELL_HOME:
+      return { type: 'cell-to-foundation', cell: a };
+    default:
+      return { type: 'merci', card: a, to: b === TO_HOME ? null : b };
+  }
+}

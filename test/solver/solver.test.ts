@@ -1,0 +1,184 @@
+// The solver against hand-built positions, a brute-force reference and the engine itself.
+import { describe, expect, it } from 'vitest';
+import {
+  Position,
+  VARIANT_IDS,
+  VARIANTS,
+  applyAction,
+  dealLayout,
+  makeAction,
+  redealLayout,
+  type Action,
+  type Layout,
+} from '../../shared/index.js';
+import { seedDealer, solveClairvoyant, solveDeal, solvePar, type Dealer } from '../../solver/index.js';
+import { seededRandom } from '../../bench/measure.js';
+import { DEAD, DEAD_TREFOIL, WINNABLE, play, start, swap } from '../shared/helpers.js';
+import { referenceBest, smallPosition } from './reference.js';
+
+/** Replays a solver line through the engine (redeals take `redeals` in order); throws on an illegal action. */
+function replay(position: Position, actions: readonly Action[], redeals: readonly Layout[] = []): Position {
+  let current = position;
+  let next = 0;
+  for (const action of actions) {
+    const result = applyAction(current, action, action.type === 'redeal' ? redeals[next++] : undefined);
+    if (!result.ok) throw new Error(`${makeAction(action)}: ${result.error}`);
+    current = result.value;
+  }
+  expect(next).toBe(redeals.length);
+  return current;
+}
+
+/** Trefoil's 48 cards in order, dealt so that every card goes home from the top down. */
+const WINNABLE_TREFOIL = Array.from({ length: 16 }, (_, fan) =>
+  [0, 1, 2].map((i) => Math.floor((fan * 3 + i) / 12) * 13 + 1 + ((fan * 3 + i) % 12)),
+).map((fan) => fan.reverse());
+
+describe('deal solver on hand-built positions', () => {
+  it.each(VARIANT_IDS.filter((id) => id !== 'trefoil'))('%s: a deal that plays straight home is cleared, by a line the engine accepts', (variant) => {
+    const position = start(variant, WINNABLE);
+    const solution = solveDeal(position);
+    expect(solution).toMatchObject({ max: 52, exact: true, clearable: true });
+    expect(replay(position, solution.line).isWon()).toBe(true);
+  });
+
+  it('trefoil: a deal that plays straight home is cleared from 4', () => {
+    const position = Position.start('trefoil', WINNABLE_TREFOIL);
+    if (!position.ok) throw new Error(position.error);
+    expect(position.value.foundationCount()).toBe(4);
+    expect(solveDeal(position.value)).toMatchObject({ max: 52, exact: true, clearable: true });
+  });
+
+  // Not fan-reserve: there the cells dig into this layout (the reference tests cover it).
+  it.each(VARIANT_IDS.filter((id) => id !== 'fan-reserve'))('%s: a blocked deal stays at its starting count', (variant) => {
+    const position = start(variant, variant === 'trefoil' ? DEAD_TREFOIL : DEAD);
+    const solution = solveDeal(position);
+    expect(solution.exact).toBe(true);
+    expect(solution.max).toBe(variant === 'trefoil' ? 4 : 0);
+    expect(replay(position, solution.line).foundationCount()).toBe(solution.max);
+  });
+
+  it('strict: the best line needs a build first (5H on 6H frees AD, then AC, then 2C)', () => {
+    const fans = swap(DEAD, ['KC', '5H'], ['9C', '6H'], ['7H', '2C']);
+    const position = start('strict', fans);
+    expect(position.legalActions().map(makeAction)).toEqual(['1>9', 'R']);
+    const solution = solveDeal(position);
+    expect(solution).toMatchObject({ max: 3, exact: true, clearable: false });
+    expect(solution.line.map(makeAction)).toEqual(['1>9', '1>F', '1>F', '15>F']);
+    expect(referenceBest(position)).toBe(3);
+  });
+
+  it('merci: in the last deal the draw is counted, and only there', () => {
+    const first = start('merci', DEAD);
+    expect(solveDeal(first).max).toBe(0);
+    const last = play(first, ['R', 'R'], [DEAD, DEAD]);
+    const solution = solveDeal(last);
+    // One buried Ace home by the merci, then nothing else moves.
+    expect(solution).toMatchObject({ max: 1, exact: true });
+    expect(solution.line).toHaveLength(1);
+    expect(solution.line[0]!.type).toBe('merci');
+  });
+
+  it('a node limit gives "at least", never a made-up answer', () => {
+    const seed = 's7';
+    const position = Position.start('strict', dealLayout(seed, 'strict'));
+    if (!position.ok) throw new Error(position.error);
+    const cut = solveDeal(position.value, { nodes: 50 });
+    const full = solveDeal(position.value);
+    expect(full.exact).toBe(true);
+    expect(cut.exact).toBe(false);
+    expect(cut.clearable).toBe(null);
+    expect(cut.max).toBeLessThanOrEqual(full.max);
+    expect(replay(position.value, cut.line).foundationCount()).toBe(cut.max);
+  });
+
+  it('a time limit reads only the clock it is given', () => {
+    let now = 0;
+    const clock = () => (now += 10);
+    const position = Position.start('strict', dealLayout('s7', 'strict'));
+    if (!position.ok) throw new Error(position.error);
+    const cut = solveDeal(position.value, { ms: 50, clock });
+    expect(cut.exact).toBe(false);
+    // The clock is read once every 1024 nodes: 50 ms at 10 ms a reading is 5 readings.
+    expect(cut.nodes).toBeLessThanOrEqual(6 * 1024);
+  });
+});
+
+describe('against the brute-force reference on small positions', () => {
+  for (const variant of VARIANT_IDS) {
+    it(`${variant}: deal max and clairvoyant best equal the reference, lines verify`, () => {
+      const cases = variant === 'fan-reserve' || variant === 'shamrocks' ? 10 : 25;
+      for (let i = 0; i < cases; i++) {
+        const position = smallPosition(variant, 1000 + i, variant === 'fan-reserve' ? 10 : 13);
+        const dealer = seedDealer(`small-${i}`);
+        const deal = solveDeal(position);
+        expect(deal.exact).toBe(true);
+        expect(deal.max).toBe(referenceBest(position));
+        expect(replay(position, deal.line).foundationCount()).toBe(deal.max);
+        const best = solveClairvoyant(position, dealer);
+        expect(best.exact).toBe(true);
+        expect(best.best).toBe(referenceBest(position, dealer));
+        expect(replay(position, best.actions, best.redeals).foundationCount()).toBe(best.best);
+        const par = solvePar(position, dealer);
+        expect(par.exact).toBe(true);
+        expect(par.par).toBeLessThanOrEqual(best.best);
+        expect(par.par).toBeGreaterThanOrEqual(deal.max);
+        expect(replay(position, par.actions, par.redeals).foundationCount()).toBe(par.par);
+      }
+    });
+  }
+
+  it('merci: the last deal with the draw equals the reference', () => {
+    for (let i = 0; i < 25; i++) {
+      const dealer = seedDealer(`merci-${i}`);
+      let position = smallPosition('merci', 2000 + i, 14);
+      for (let k = 1; k <= 2; k++) position = replay(position, [{ type: 'redeal' }], [dealer(k, position.gatheredCards())]);
+      const deal = solveDeal(position);
+      expect(deal.max).toBe(referenceBest(position));
+      expect(replay(position, deal.line).foundationCount()).toBe(deal.max);
+    }
+  });
+});
+
+describe('properties over real seeds', () => {
+  const seeds = Array.from({ length: 8 }, (_, i) => `p${i}`);
+  for (const variant of VARIANT_IDS) {
+    it(`${variant}: deal max is never below a random playout, lines verify at exactly the count`, () => {
+      const random = seededRandom(variant.length * 7919);
+      for (const seed of seeds) {
+        const start = Position.start(variant, dealLayout(seed, variant));
+        if (!start.ok) throw new Error(start.error);
+        const deal = solveDeal(start.value, { nodes: 30_000 });
+        expect(replay(start.value, deal.line).foundationCount()).toBe(deal.max);
+        const playout = start.value.clone();
+        for (let step = 0; step < 300; step++) {
+          const actions = playout.legalActions().filter((action) => action.type !== 'redeal');
+          if (actions.length === 0) break;
+          playout.play(actions[Math.floor(random() * actions.length)]!);
+        }
+        if (deal.exact) expect(deal.max).toBeGreaterThanOrEqual(playout.foundationCount());
+        else expect(deal.clearable).toBe(null);
+      }
+    });
+  }
+
+  it.each(VARIANT_IDS.filter((id) => VARIANTS[id].redeals > 0))('%s: par never reads a layout before it is dealt', (variant) => {
+    for (const seed of seeds.slice(0, 3)) {
+      const start = Position.start(variant, dealLayout(seed, variant));
+      if (!start.ok) throw new Error(start.error);
+      const asked: number[] = [];
+      const real: Dealer = (deal, gathered) => {
+        asked.push(deal);
+        return redealLayout(seed, deal, gathered);
+      };
+      // Swapped: the last deal comes from another seed.
+      const swapped: Dealer = (deal, gathered) => redealLayout(deal === 2 ? `${seed}-other` : seed, deal, gathered);
+      const par = solvePar(start.value, real, { nodes: 60_000 });
+      const other = solvePar(start.value, swapped, { nodes: 60_000 });
+      if (!par.exact || !other.exact) continue;
+      expect(asked).toEqual([...new Set(asked)].sort());
+      const cut = (actions: Action[]) => actions.slice(0, actions.findLastIndex((action) => action.type === 'redeal') + 1);
+      if (par.redeals.length === 2) expect(cut(other.actions)).toEqual(cut(par.actions));
+    }
+  });
+});
