@@ -77,6 +77,9 @@ export const gameStatusOf = (game: LiveGame): GameStatus => ({
 
 const ignore = (): void => {};
 
+/** How long (wall time, as the busy timeout) moves are refused untried after one met a lock held elsewhere. */
+const LOCKED_BACKOFF_MS = 250;
+
 export class GameService {
   /** Set at shutdown: no more changes are taken. */
   closing = false;
@@ -85,6 +88,8 @@ export class GameService {
   private readonly listeners: GameListener[] = [];
   /** Games with a write in flight, and the work waiting for it: never two writes of one game at once. */
   private readonly writing = new Map<number, Promise<void>>();
+  /** Until when moves are refused without trying, after one met a locked database. */
+  private lockedUntil = 0;
 
   constructor(
     private readonly store: GameStore,
@@ -268,8 +273,14 @@ export class GameService {
       const code = this.store.storageFailure(error);
       if (code === undefined) throw error;
       this.log.warn({ err: error, code, gameId: game.id, index: nextIndex }, 'cannot store an action');
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) this.lockedUntil = Date.now() + LOCKED_BACKOFF_MS;
       return new Refusal('storage-unavailable', `the move could not be stored (${code}): nothing changed, send it again in a moment`, { nextIndex });
     };
+    // Each try at a locked database blocks the event loop for the busy timeout: right after one
+    // failed, refuse at once for a moment rather than make every player's move wait its turn.
+    if (Date.now() < this.lockedUntil) {
+      return new Refusal('storage-unavailable', 'the database is locked: nothing changed, send the move again in a moment', { nextIndex });
+    }
     let stored: Pending<void>;
     try {
       stored = this.store.appendMove(move);
