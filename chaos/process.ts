@@ -64,7 +64,9 @@ export function dumpDatabase(dataDir: string): string {
   const db = new Database(join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
   try {
     const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name").all() as { name: string }[];
-    return JSON.stringify(tables.map(({ name }) => [name, db.prepare(`select * from "${name}" order by 1, 2`).all()]));
+    // When a racer's last socket closed (race_entries.gone_since) follows connections, not input: left out.
+    const rows = (name: string) => (db.prepare(`select * from "${name}" order by 1, 2`).all() as Record<string, unknown>[]).map(({ gone_since: _gone, ...row }) => row);
+    return JSON.stringify(tables.map(({ name }) => [name, rows(name)]));
   } finally {
     db.close();
   }

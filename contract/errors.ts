@@ -21,7 +21,8 @@ export const ERROR_CODES = [
   // Who may do what.
   'unauthorized', // no valid player token
   'not-your-game', // the game belongs to another player
-  'not-creator', // only a race's creator may start it
+  'not-creator', // only a race's creator may start it, remove a racer or cancel it
+  'not-a-racer', // a rematch of a race you were not in
   'game-in-progress', // another player's game is being played: its moves are hidden
   'record-hidden', // the contest is on: a finished game's moves stay hidden until it is over
   // What does not exist (yet).
@@ -35,6 +36,10 @@ export const ERROR_CODES = [
   'race-full', // joining a race with every seat taken
   'not-in-lobby', // starting a race that has started
   'not-enough-racers', // starting a race with one racer
+  'not-seated', // leaving a lobby twice, removing someone without a seat
+  'cannot-kick-self', // the creator removing themselves (leave instead)
+  'race-closed', // joining, starting or cancelling a closed race (the message says why it closed)
+  'not-finished', // a rematch before the standings
   'daily-played', // a second attempt at the day's deal
   'game-over', // the game has ended: no more actions
   'illegal-action', // the engine refuses the action (message gives the rule)
@@ -64,6 +69,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   unauthorized: 401,
   'not-your-game': 403,
   'not-creator': 403,
+  'not-a-racer': 403,
   'game-in-progress': 403,
   'record-hidden': 403,
   'not-found': 404,
@@ -75,6 +81,10 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'race-full': 409,
   'not-in-lobby': 409,
   'not-enough-racers': 409,
+  'not-seated': 409,
+  'cannot-kick-self': 409,
+  'race-closed': 409,
+  'not-finished': 409,
   'daily-played': 409,
   'game-over': 409,
   'illegal-action': 409,

@@ -39,6 +39,12 @@ export const createRaceBody = z.strictObject({
 });
 export type CreatePlayerBody = z.input<typeof createPlayerBody>;
 export type CreateRaceBody = z.input<typeof createRaceBody>;
+/** `POST /api/races/:code/kick`: the racer the creator removes. */
+export const kickBody = z.strictObject({ playerId: z.number().int().positive() });
+/** `POST /api/races/:code/rematch`. */
+export const rematchBody = z.strictObject({ answer: z.enum(['accept', 'decline']) });
+export type KickBody = z.input<typeof kickBody>;
+export type RematchBody = z.input<typeof rematchBody>;
 /** A create-race body with its defaults filled in. */
 export type RaceOptions = z.output<typeof createRaceBody>;
 

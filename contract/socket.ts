@@ -24,7 +24,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './errors.js';
 import { ACTION_MAX_LENGTH } from './vocabulary.js';
-import { gameId, gameSnapshot, gameStatus, playerView, progressView, raceCode, raceView } from './views.js';
+import { gameId, gameSnapshot, gameStatus, playerView, progressView, raceCode, raceEvent, raceView } from './views.js';
 
 // ---------------------------------------------------------------- client → server
 
@@ -84,6 +84,8 @@ export const serverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('game-over'), gameId, status: gameStatus }),
   errorMessage,
   z.object({ type: z.literal('pong'), serverTime: z.number() }),
+  /** Sent just before the new `race` view when a seat or the race itself changed hands or closed. */
+  z.object({ type: z.literal('race-event'), code: z.string(), event: raceEvent }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessage>;
 export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;

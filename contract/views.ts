@@ -1,7 +1,7 @@
 /** The zod pieces both transports use: ids, codes, and the views of players, games and races. */
 import { z } from 'zod';
 import { VARIANT_IDS } from '../shared/index.js';
-import { GAME_STATES, PROGRESS_STATUSES, RACE_CODE_PATTERN, RACE_STATES } from './vocabulary.js';
+import { CLOSED_REASONS, GAME_STATES, PRESENCE_STATES, PROGRESS_STATUSES, RACE_CODE_PATTERN, RACE_EVENT_KINDS, RACE_STATES } from './vocabulary.js';
 
 /** A race code as a client writes it (any case), read upper-cased. */
 export const raceCode = z
@@ -50,6 +50,13 @@ export const standingView = z.object({
   finishedAt: z.number().nullable(),
 });
 
+export const presenceView = z.object({
+  state: z.enum(PRESENCE_STATES),
+  since: z.number().nullable(),
+  until: z.number().nullable(),
+});
+export const racerView = z.object({ id: z.number().int(), name: z.string(), seat: z.number().int(), presence: presenceView });
+
 export const raceView = z.object({
   code: z.string(),
   variant: variantId,
@@ -57,8 +64,8 @@ export const raceView = z.object({
   timeLimitSeconds: z.number().int().nullable(),
   state: z.enum(RACE_STATES),
   creator: playerView,
-  /** Seated players in join order (the creator first). */
-  racers: z.array(playerView),
+  /** Seated players in seat order, each with their presence. */
+  racers: z.array(racerView),
   createdAt: z.number(),
   /** When the first layout is dealt (set by start). */
   startsAt: z.number().nullable(),
@@ -71,6 +78,25 @@ export const raceView = z.object({
   standings: z.array(standingView).nullable(),
   /** Revealed once the race is finished (so anyone can check the deals); null before. */
   seed: z.string().nullable(),
+  /** Set when the state is `closed`. */
+  closedReason: z.enum(CLOSED_REASONS).nullable(),
+  /** A lobby not started by then closes. */
+  lobbyClosesAt: z.number().nullable(),
+  /** A race without a time limit ends by then at the latest (the hard cap). */
+  capAt: z.number().nullable(),
+  /** How long a racer may be without a socket before losing their seat (lobby) or being finished as `abandoned` (race). */
+  graceSeconds: z.number().int(),
+  /** The code of the race this one is a rematch of. */
+  rematchOf: z.string().nullable(),
+  /** Once finished: the rematch, if someone asked for one: its code and each racer's answer. */
+  rematch: z.object({ code: z.string(), accepted: z.array(z.number().int()), declined: z.array(z.number().int()) }).nullable(),
+});
+
+export const raceEvent = z.object({
+  kind: z.enum(RACE_EVENT_KINDS),
+  /** Who it happened to (the new creator for `creator-changed`; null when nobody did it). */
+  player: playerView.nullable(),
+  at: z.number(),
 });
 
 /** The full story of a player's own game so far (never its seed): rebuild it with the engine. */
@@ -91,4 +117,7 @@ export type PlayerView = z.infer<typeof playerView>;
 export type ProgressView = z.infer<typeof progressView>;
 export type StandingView = z.infer<typeof standingView>;
 export type RaceView = z.infer<typeof raceView>;
+export type RacerView = z.infer<typeof racerView>;
+export type PresenceView = z.infer<typeof presenceView>;
+export type RaceEvent = z.infer<typeof raceEvent>;
 export type GameSnapshot = z.infer<typeof gameSnapshot>;

@@ -5,7 +5,7 @@
  */
 
 /** How a game stands: `playing`, or how it ended. */
-export const GAME_STATES = ['playing', 'won', 'out-of-moves', 'resigned', 'timed-out'] as const;
+export const GAME_STATES = ['playing', 'won', 'out-of-moves', 'resigned', 'timed-out', 'abandoned'] as const;
 export type GameState = (typeof GAME_STATES)[number];
 /** The ways a game ends. */
 export type EndState = Exclude<GameState, 'playing'>;
@@ -18,8 +18,21 @@ export type ProgressStatus = (typeof PROGRESS_STATUSES)[number];
 export const GAME_KINDS = ['race', 'daily'] as const;
 export type GameKind = (typeof GAME_KINDS)[number];
 
-export const RACE_STATES = ['lobby', 'countdown', 'running', 'finished'] as const;
+export const RACE_STATES = ['lobby', 'countdown', 'running', 'finished', 'closed'] as const;
 export type RaceState = (typeof RACE_STATES)[number];
+/** Why a race is closed: its creator cancelled it, it was not started in time, or everyone left the lobby. */
+export const CLOSED_REASONS = ['cancelled', 'expired', 'empty'] as const;
+export type ClosedReason = (typeof CLOSED_REASONS)[number];
+/** A racer's answer to the rematch of a finished race. */
+export const REMATCH_ANSWERS = ['accepted', 'declined'] as const;
+/**
+ * Where a racer is, the same for every viewer: `online` (an open socket), `reconnecting` (none
+ * since `since`; unseated or abandoned at `until` unless they come back), `gone` (left for good).
+ */
+export const PRESENCE_STATES = ['online', 'reconnecting', 'gone'] as const;
+/** What just happened to a race's seats, told to everyone watching it. */
+export const RACE_EVENT_KINDS = ['left', 'kicked', 'unseated', 'creator-changed', 'cancelled', 'closed', 'abandoned', 'rematch'] as const;
+export type RaceEventKind = (typeof RACE_EVENT_KINDS)[number];
 
 /** A share code: 6 characters from an alphabet without look-alikes (0/O, 1/I/L). */
 export const RACE_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';

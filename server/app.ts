@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './clock.js';
 import { noteStorageFailure, STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './db/index.js';
 import { HttpError } from './errors.js';
 import { Hub } from './hub.js';
+import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './lifecycle.js';
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
@@ -40,6 +41,8 @@ export interface AppOptions {
   /** A race's progress at most this often (PROGRESS_INTERVAL_MS by default); 0 sends each move's at once. */
   progressIntervalMs?: number;
   socketLimits?: Partial<SocketLimits>;
+  /** Grace period, lobby limit and hard cap (lifecycle.ts); each defaults to DEFAULT_LIFECYCLE_RULES. */
+  lifecycle?: Partial<LifecycleRules>;
   /** Per-address limits on creating things and on open sockets; false turns them off (benches, load tests). */
   rateLimits?: Partial<RateLimits> | false;
   /** The built client to serve; null serves the API only. */
@@ -78,6 +81,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(racesPlugin, {
     countdownMs: options.countdownMs ?? DEFAULT_COUNTDOWN_MS,
     progressIntervalMs: options.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
+    ...DEFAULT_LIFECYCLE_RULES,
+    ...options.lifecycle,
   });
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
   await app.register(replaysPlugin);

@@ -321,6 +321,12 @@ export class GameService {
     return undefined;
   }
 
+  /** Finishes a game whose player left it (lifecycle.ts): ranked as a resignation at `at`, when they left, with the cards home then. */
+  abandon(game: LiveGame, at: number): void {
+    if (this.closing || game.state !== 'playing') return;
+    this.end(game, 'abandoned', at);
+  }
+
   /**
    * What a reconnecting client missed: the acks after `lastIndex`, or the whole game when the
    * client claims more than the server has.

@@ -11,6 +11,22 @@ const dataDir = resolve(process.env.DATA_DIR ?? './data');
 const clientDir = process.env.CLIENT_DIR === undefined ? undefined : resolve(process.env.CLIENT_DIR);
 
 const countdownMs = process.env.COUNTDOWN_MS === undefined ? undefined : Number(process.env.COUNTDOWN_MS);
+
+/** A duration in whole seconds from the environment, or the default. */
+function seconds(name: string): number | undefined {
+  const text = process.env[name];
+  if (text === undefined) return undefined;
+  if (!/^[1-9][0-9]*$/.test(text)) {
+    console.error(`${name} must be a whole number of seconds (at least 1), not "${text}"`);
+    process.exit(2);
+  }
+  return Number(text) * 1000;
+}
+const lifecycle = {
+  ...(seconds('GRACE_SECONDS') !== undefined && { graceMs: seconds('GRACE_SECONDS')! }),
+  ...(seconds('LOBBY_LIMIT_SECONDS') !== undefined && { lobbyLimitMs: seconds('LOBBY_LIMIT_SECONDS')! }),
+  ...(seconds('HARD_CAP_SECONDS') !== undefined && { hardCapMs: seconds('HARD_CAP_SECONDS')! }),
+};
 const synchronous = (process.env.DB_SYNCHRONOUS ?? 'NORMAL').toUpperCase() as SynchronousMode;
 if (!SYNCHRONOUS_MODES.includes(synchronous)) {
   console.error(`DB_SYNCHRONOUS must be one of ${SYNCHRONOUS_MODES.join(', ')}`);
@@ -33,6 +49,7 @@ const app = await buildApp({
   countdownMs,
   synchronous,
   dailySecret,
+  lifecycle,
   clientDir,
   ...(unlimited && { rateLimits: false, socketLimits: { burst: 1_000_000, perSecond: 1_000_000 } }),
 });

@@ -11,6 +11,7 @@ import {
   RACE_CODE_LENGTH,
   type PlayerView,
   type ProgressView,
+  type RaceEvent,
   type RaceView,
   type RaceOptions,
   type StandingView,
@@ -22,6 +23,8 @@ import { games, players, raceEntries, races } from './db/schema.js';
 import { HttpError } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
 import type { Hub } from './hub.js';
+import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
+import { presenceOf } from './presence.js';
 import { rankStandings, type Finisher } from './standings.js';
 
 /** Where play can cycle (super-flower-garden, shamrocks, fan-reserve) a game may never end by itself: such a race always has a limit. */
@@ -34,7 +37,7 @@ export const CYCLING_TIME_LIMIT_SECONDS = 30 * 60;
  */
 export const PROGRESS_INTERVAL_MS = 50;
 
-export interface RaceTiming {
+export interface RaceTiming extends LifecycleRules {
   /** From start to deal. */
   countdownMs: number;
   /** Progress per race at most this often; 0 sends every move's at once. */
@@ -64,6 +67,8 @@ export class RaceService {
   /** Moves' progress per race code, coalesced; status changes go through it at once, in order. */
   private readonly progress: Coalescer<LiveGame>;
   private readonly transaction: Transaction;
+  /** Presence, grace periods, leaving and closing: what ends races and lobbies nobody ends. */
+  readonly lifecycle: RaceLifecycle;
 
   constructor(
     private readonly db: Db,
@@ -77,12 +82,15 @@ export class RaceService {
     this.progress = new Coalescer(clock, timing.progressIntervalMs, (code, changed) => this.sendProgress(code, changed));
     games.onChange((game) => this.gameChanged(game, game.state !== 'playing'));
     hub.onPresence((playerId) => this.presenceChanged(playerId));
+    // After the listener above: a leaver's progress goes before the race view that shows them reconnecting.
+    this.lifecycle = new RaceLifecycle(db, games, hub, clock, log, timing, this);
   }
 
   /** After a restart: re-arm countdowns and finish races whose last game ended unseen. */
   resume(): void {
     for (const race of this.db.select().from(races).where(eq(races.state, 'countdown')).all()) this.armCountdown(race);
     for (const race of this.db.select().from(races).where(eq(races.state, 'running')).all()) this.finishIfDone(race.id);
+    this.lifecycle.resume();
   }
 
   /** Stops timers; progress still waiting is sent first. */
@@ -90,10 +98,11 @@ export class RaceService {
     for (const cancel of [...this.countdowns.values(), ...this.retries]) cancel();
     this.countdowns.clear();
     this.retries.clear();
+    this.lifecycle.close();
     this.progress.close();
   }
 
-  create(creator: PlayerView, options: RaceOptions): RaceView {
+  create(creator: PlayerView, options: RaceOptions & { rematchOf?: number }): RaceView {
     const now = this.clock.now();
     const code = this.freshCode();
     this.transaction(() => {
@@ -108,41 +117,94 @@ export class RaceService {
           state: 'lobby',
           creatorId: creator.id,
           createdAt: now,
+          lobbyClosesAt: now + this.timing.lobbyLimitMs,
+          rematchOf: options.rematchOf ?? null,
         })
         .returning({ id: races.id })
         .get();
       this.db.insert(raceEntries).values({ raceId: id, playerId: creator.id, seat: 1, joinedAt: now }).run();
+      return id;
     });
+    this.lifecycle.seated(this.mustFind(code), creator.id);
     return this.view(code)!;
   }
 
   join(player: PlayerView, code: string): RaceView {
     const race = this.mustFind(code);
     const seated = this.db
-      .select({ playerId: raceEntries.playerId })
+      .select({ playerId: raceEntries.playerId, seat: raceEntries.seat })
       .from(raceEntries)
       .where(eq(raceEntries.raceId, race.id))
       .all();
     if (seated.some((entry) => entry.playerId === player.id)) return this.view(code)!;
+    if (race.state === 'closed') throw closedError(race);
     if (race.state !== 'lobby') throw new HttpError(409, 'race-started', `race ${code} has started: you can watch it`);
     if (seated.length >= race.seats) throw new HttpError(409, 'race-full', `race ${code} is full (${race.seats} seats): you can watch it`);
     this.db
       .insert(raceEntries)
-      .values({ raceId: race.id, playerId: player.id, seat: seated.length + 1, joinedAt: this.clock.now() })
+      // After the last seat taken, whoever left before: seat order stays join order.
+      .values({ raceId: race.id, playerId: player.id, seat: Math.max(0, ...seated.map((entry) => entry.seat)) + 1, joinedAt: this.clock.now() })
       .run();
+    this.lifecycle.seated(race, player.id);
     return this.broadcastView(code);
   }
 
   start(player: PlayerView, code: string): RaceView {
     const race = this.mustFind(code);
+    if (race.state === 'closed') throw closedError(race);
     if (race.creatorId !== player.id) throw new HttpError(403, 'not-creator', 'only the player who created the race can start it');
     if (race.state !== 'lobby') throw new HttpError(409, 'not-in-lobby', `race ${code} has already started`);
     const [seated] = this.db.select({ n: count() }).from(raceEntries).where(eq(raceEntries.raceId, race.id)).all();
     if (seated!.n < 2) throw new HttpError(409, 'not-enough-racers', 'a race needs at least 2 racers: share the link first');
     const startsAt = this.clock.now() + this.timing.countdownMs;
     this.db.update(races).set({ state: 'countdown', startsAt }).where(eq(races.id, race.id)).run();
+    this.lifecycle.started(race.id);
     this.armCountdown({ ...race, state: 'countdown', startsAt });
     return this.broadcastView(code);
+  }
+
+  /**
+   * A racer's answer to "same racers, new deal" on the standings. The first to accept creates the
+   * rematch (same variant, seats and time limit, a new seed) as a normal lobby they create; the
+   * others accepting join it, declining frees their seat there. Everyone watching the finished
+   * race sees each answer.
+   */
+  rematch(player: PlayerView, code: string, answer: 'accept' | 'decline'): RaceView {
+    const race = this.mustFind(code);
+    if (race.state !== 'finished') throw new HttpError(409, 'not-finished', `race ${code} is not finished: a rematch is offered on its standings`);
+    const entry = this.db
+      .select({ playerId: raceEntries.playerId })
+      .from(raceEntries)
+      .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, player.id)))
+      .get();
+    if (!entry) throw new HttpError(403, 'not-a-racer', `you did not race in ${code}: only its racers can ask for a rematch`);
+    const next = this.db.select().from(races).where(eq(races.rematchOf, race.id)).get();
+    if (answer === 'accept') {
+      if (!next) {
+        this.create(player, { variant: race.variant, seats: race.seats, timeLimitSeconds: race.timeLimitSeconds, rematchOf: race.id });
+      } else {
+        this.join(player, next.code);
+      }
+    } else if (next?.state === 'lobby' && this.isSeated(next.id, player.id)) {
+      this.lifecycle.leave(player, next);
+    }
+    this.db
+      .update(raceEntries)
+      .set({ rematch: answer === 'accept' ? 'accepted' : 'declined' })
+      .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, player.id)))
+      .run();
+    this.announce(code, { kind: 'rematch', player, at: this.clock.now() });
+    return this.broadcastView(code);
+  }
+
+  private isSeated(raceId: number, playerId: number): boolean {
+    return (
+      this.db
+        .select({ playerId: raceEntries.playerId })
+        .from(raceEntries)
+        .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId)))
+        .get() !== undefined
+    );
   }
 
   /** The public view of a race, or undefined when the code is unknown. */
@@ -151,7 +213,7 @@ export class RaceService {
     if (!race) return undefined;
     const creator = this.db.select({ id: players.id, name: players.name }).from(players).where(eq(players.id, race.creatorId)).get()!;
     const entries = this.db
-      .select({ id: players.id, name: players.name, rank: raceEntries.rank })
+      .select({ id: players.id, name: players.name, rank: raceEntries.rank, seat: raceEntries.seat, goneSince: raceEntries.goneSince, rematch: raceEntries.rematch })
       .from(raceEntries)
       .innerJoin(players, eq(players.id, raceEntries.playerId))
       .where(eq(raceEntries.raceId, race.id))
@@ -167,6 +229,13 @@ export class RaceService {
       if (entry.rank !== null) standings.push({ rank: entry.rank, ...finisherOf(row, entry.name) });
     }
     const finished = race.state === 'finished';
+    const live = race.state === 'lobby' || race.state === 'countdown' || race.state === 'running';
+    const racers = entries.map(({ id, name, seat, goneSince }) => {
+      const game = rows.find((row) => row.playerId === id);
+      const stakes = live && (game === undefined || game.status === 'playing');
+      const facts = { connected: this.hub.isConnected(id), goneSince, stakes, abandoned: game?.status === 'abandoned' };
+      return { id, name, seat, presence: presenceOf(facts, this.timing.graceMs) };
+    });
     return {
       code: race.code,
       variant: race.variant,
@@ -174,7 +243,7 @@ export class RaceService {
       timeLimitSeconds: race.timeLimitSeconds,
       state: race.state,
       creator,
-      racers: entries.map(({ id, name }) => ({ id, name })),
+      racers,
       createdAt: race.createdAt,
       startsAt: race.startsAt,
       endsAt: race.startsAt !== null && race.timeLimitSeconds !== null ? race.startsAt + race.timeLimitSeconds * 1000 : null,
@@ -183,7 +252,21 @@ export class RaceService {
       // Stored ranks, best first (a stable sort keeps seat order within a tie).
       standings: finished ? standings.sort((a, b) => a.rank - b.rank) : null,
       seed: finished ? race.seed : null,
+      closedReason: race.closedReason,
+      lobbyClosesAt: race.state === 'lobby' ? race.lobbyClosesAt : null,
+      capAt: race.capAt,
+      graceSeconds: Math.round(this.timing.graceMs / 1000),
+      rematchOf: race.rematchOf === null ? null : (this.codeOf({ raceId: race.rematchOf }) ?? null),
+      rematch: finished ? this.rematchOf(race.id, entries) : null,
     };
+  }
+
+  /** The rematch of a finished race, once someone asked for it. */
+  private rematchOf(raceId: number, entries: readonly { id: number; rematch: 'accepted' | 'declined' | null }[]): RaceView['rematch'] {
+    const next = this.db.select({ code: races.code }).from(races).where(eq(races.rematchOf, raceId)).get();
+    if (!next) return null;
+    const answered = (answer: string) => entries.filter((entry) => entry.rematch === answer).map((entry) => entry.id);
+    return { code: next.code, accepted: answered('accepted'), declined: answered('declined') };
   }
 
   /** The game `playerId` plays in race `code`, once dealt. */
@@ -256,7 +339,9 @@ export class RaceService {
     const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
     if (!race || race.state !== 'countdown') return;
     const startedAt = race.startsAt!;
-    const deadline = race.timeLimitSeconds === null ? null : startedAt + race.timeLimitSeconds * 1000;
+    // No race waits forever: without a time limit the hard cap stops it.
+    const capAt = race.timeLimitSeconds === null ? startedAt + this.timing.hardCapMs : null;
+    const deadline = capAt ?? startedAt + race.timeLimitSeconds! * 1000;
     const entries = this.db.select().from(raceEntries).where(eq(raceEntries.raceId, raceId)).orderBy(asc(raceEntries.seat)).all();
     const dealt = this.games.create(
       entries.map((entry) => ({
@@ -268,7 +353,7 @@ export class RaceService {
         startedAt,
         deadline,
       })),
-      () => this.db.update(races).set({ state: 'running' }).where(eq(races.id, raceId)).run(),
+      () => this.db.update(races).set({ state: 'running', capAt }).where(eq(races.id, raceId)).run(),
     );
     for (const game of dealt) this.hub.toPlayer(game.playerId, this.games.snapshot(game, race.code));
     this.broadcastView(race.code);
@@ -357,7 +442,13 @@ export class RaceService {
     return name;
   }
 
-  private broadcastView(code: string): RaceView {
+  /** Tells a race's watchers what happened to its seats (the new view follows). */
+  announce(code: string, event: RaceEvent): void {
+    this.progress.flush(code);
+    this.hub.toRace(code, { type: 'race-event', code, event });
+  }
+
+  broadcastView(code: string): RaceView {
     // No progress may arrive after the race view that already holds it.
     this.progress.flush(code);
     const view = this.view(code)!;
@@ -365,11 +456,11 @@ export class RaceService {
     return view;
   }
 
-  private find(code: string): RaceRow | undefined {
+  find(code: string): RaceRow | undefined {
     return this.db.select().from(races).where(eq(races.code, code)).get();
   }
 
-  private mustFind(code: string): RaceRow {
+  mustFind(code: string): RaceRow {
     const race = this.find(code);
     if (!race) throw new HttpError(404, 'unknown-race', `there is no race ${code}`);
     return race;
@@ -383,6 +474,15 @@ export class RaceService {
     }
   }
 }
+
+const CLOSED_WORDS = {
+  cancelled: 'its creator cancelled it',
+  expired: 'it was not started in time',
+  empty: 'everyone left it',
+} as const;
+
+const closedError = (race: RaceRow): HttpError =>
+  new HttpError(409, 'race-closed', `race ${race.code} is closed: ${CLOSED_WORDS[race.closedReason ?? 'empty']}`);
 
 const finisherOf = (game: typeof games.$inferSelect, name: string): Finisher => ({
   playerId: game.playerId,

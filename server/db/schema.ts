@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { VARIANT_IDS } from '../../shared/index.js';
-import { GAME_KINDS, GAME_STATES, RACE_STATES } from '../../contract/vocabulary.js';
+import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS } from '../../contract/vocabulary.js';
 
 export const players = sqliteTable('players', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -28,6 +28,14 @@ export const races = sqliteTable('races', {
   createdAt: integer('created_at').notNull(),
   startsAt: integer('starts_at'),
   finishedAt: integer('finished_at'),
+  /** A lobby not started by then is closed (lifecycle.ts); stored so a restart keeps it. */
+  lobbyClosesAt: integer('lobby_closes_at'),
+  /** A race without a time limit still ends by then (the hard cap), set at the deal. */
+  capAt: integer('cap_at'),
+  /** Why a race is `closed` (cancelled by its creator, never started in time, everyone left). */
+  closedReason: text('closed_reason', { enum: CLOSED_REASONS }),
+  /** The race this one is a rematch of. */
+  rematchOf: integer('rematch_of'),
 });
 
 export const raceEntries = sqliteTable(
@@ -44,6 +52,10 @@ export const raceEntries = sqliteTable(
     joinedAt: integer('joined_at').notNull(),
     /** Final standing, set when the race finishes. */
     rank: integer('rank'),
+    /** Since when the racer has had no open socket (null while connected): the grace period runs from here. */
+    goneSince: integer('gone_since'),
+    /** Their answer to this race's rematch, once asked. */
+    rematch: text('rematch', { enum: REMATCH_ANSWERS }),
   },
   (table) => [primaryKey({ columns: [table.raceId, table.playerId] }), uniqueIndex('race_entries_seat').on(table.raceId, table.seat)],
 );

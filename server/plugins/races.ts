@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { createRaceBody, raceCode, type RaceAnswer } from '../../contract/index.js';
+import { createRaceBody, kickBody, raceCode, rematchBody, type RaceAnswer } from '../../contract/index.js';
 import { HttpError } from '../errors.js';
 import { parseBody } from '../http.js';
 import { RaceService, type RaceTiming } from '../races.js';
@@ -21,7 +21,7 @@ function codeOf(params: CodeParams): string {
   return code.data;
 }
 
-/** Races over HTTP: create, join, look, start. Live play is on the websocket. */
+/** Races over HTTP: create, join, look, start, leave, kick, cancel, rematch. Live play is on the websocket. */
 export default fp<RaceTiming>(
   async (app, timing) => {
     const races = new RaceService(app.db, app.games, app.hub, app.clock, app.log, timing);
@@ -51,6 +51,34 @@ export default fp<RaceTiming>(
     app.post<{ Params: CodeParams }>('/api/races/:code/start', async (request): Promise<RaceAnswer> => {
       const player = currentPlayer(request);
       return { race: races.start(player, codeOf(request.params)) };
+    });
+
+    app.post<{ Params: CodeParams }>('/api/races/:code/leave', async (request): Promise<RaceAnswer> => {
+      const player = currentPlayer(request);
+      const code = codeOf(request.params);
+      races.lifecycle.leave(player, races.mustFind(code));
+      return { race: races.view(code)! };
+    });
+
+    app.post<{ Params: CodeParams }>('/api/races/:code/kick', async (request): Promise<RaceAnswer> => {
+      const player = currentPlayer(request);
+      const code = codeOf(request.params);
+      const { playerId } = parseBody(kickBody, request.body);
+      races.lifecycle.kick(player, races.mustFind(code), playerId);
+      return { race: races.view(code)! };
+    });
+
+    app.post<{ Params: CodeParams }>('/api/races/:code/cancel', async (request): Promise<RaceAnswer> => {
+      const player = currentPlayer(request);
+      const code = codeOf(request.params);
+      races.lifecycle.cancel(player, races.mustFind(code));
+      return { race: races.view(code)! };
+    });
+
+    app.post<{ Params: CodeParams }>('/api/races/:code/rematch', async (request): Promise<RaceAnswer> => {
+      const player = currentPlayer(request);
+      const { answer } = parseBody(rematchBody, request.body);
+      return { race: races.rematch(player, codeOf(request.params), answer) };
     });
   },
   { name: 'races', dependencies: ['db', 'players', 'games'] },

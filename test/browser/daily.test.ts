@@ -260,7 +260,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Open a record file' }).click();
     await page.getByLabel('Choose a record file').setInputFiles(path);
-    await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('Verified: a legal game.');
+    await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('The moves are legal.');
     expect(await page.getByTestId('verdict').textContent()).toContain(`${driver.position.foundationCount()}/52 cards home`);
     await page.getByRole('button', { name: 'Last position' }).click();
     await expect.poll(() => readFans(page, 'Replay board')).toEqual(finalFans);

@@ -1,7 +1,7 @@
 // Browser-test plumbing: the built client served by a real server process, Debian's Chromium
 // through playwright-core, and a reader that turns the board's DOM back into engine cards.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +46,8 @@ export async function startServer(): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lucie-browser-data-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: TEST_CLIENT_DIR, LOG_LEVEL: 'warn' },
+    // Every browser of a test shares 127.0.0.1: the per-address limits (tested in test/server) would refuse scripted players.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: TEST_CLIENT_DIR, LOG_LEVEL: 'warn', RATE_LIMITS: 'off' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -124,4 +125,29 @@ export async function readFans(page: Page, board: string): Promise<Card[][]> {
       return card;
     }),
   );
+}
+
+/** Stores the client's settings (`lucie.settings`) for `base`'s origin; they apply from the next page load. */
+export async function useSettings(page: Page, base: string, settings: Record<string, unknown>): Promise<void> {
+  if (!page.url().startsWith(base)) await page.goto(`${base}/`);
+  await page.evaluate((text) => localStorage.setItem('lucie.settings', text), JSON.stringify(settings));
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/**
+ * Runs axe-core on the page: names, contrast, target sizes and the rest of WCAG 2.2 AA. It is
+ * evaluated through the DevTools protocol, which the page's strict CSP (no inline script) allows.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'] } });
+    return result.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.slice(0, 5).map(({ target, failureSummary }) => ({ target, failureSummary })) }));
+  });
 }

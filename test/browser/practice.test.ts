@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeKey, sourcePlace } from '../../client/src/lib/board/places.js';
 import { dealLayout, Position, redealLayout, sourceOf, type Layout } from '../../shared/index.js';
 import { BoardDriver } from './board-driver.js';
-import { buildClient, openBrowser, readFans, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+import { buildClient, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -17,6 +17,8 @@ beforeAll(async () => {
   server = await startServer();
   browser = await openBrowser({ width: 390, height: 844 }, { hasTouch: true });
   page = browser.page;
+  // These tests play every move themselves: no card goes home on its own (board.test.ts covers auto-play).
+  await useSettings(page, server.base, { autoPlayPractice: false });
 });
 
 afterAll(async () => {

@@ -85,6 +85,21 @@ describe('two browsers race one seed', () => {
     await screenshot(bo.page, '2-first-layout-phone', true);
   });
 
+  it('fits the whole race board, foundations and the opponent ticker on the phone without scrolling', async () => {
+    const box = (selector: string) => bo.page.locator(selector).first().evaluate((element) => element.getBoundingClientRect().toJSON() as DOMRect);
+    await bo.page.evaluate(() => window.scrollTo(0, 0));
+    const table = await box('.board .table');
+    const ticker = await box('.ticker');
+    const foundations = await box('.foundations');
+    expect(table.bottom).toBeLessThanOrEqual(844);
+    expect(table.right).toBeLessThanOrEqual(390);
+    expect(foundations.top).toBeGreaterThanOrEqual(0);
+    expect(ticker.top).toBeGreaterThanOrEqual(0);
+    expect(ticker.bottom).toBeLessThanOrEqual(table.top);
+    expect(await bo.page.locator('.ticker').textContent()).toContain('Ana 0/52');
+    expect(await bo.page.title()).toBe(`Race ${code} · Lucie`);
+  });
+
   it('explains a refused attempt in the engine’s words', async () => {
     const { position } = anaBoard;
     const legal = position.legalActions();

@@ -23,8 +23,8 @@ const race: RaceView = {
   state: 'running',
   creator: { id: 1, name: 'Ana' },
   racers: [
-    { id: 1, name: 'Ana' },
-    { id: 2, name: 'Bo' },
+    { id: 1, name: 'Ana', seat: 1, presence: { state: 'online', since: null, until: null } },
+    { id: 2, name: 'Bo', seat: 2, presence: { state: 'online', since: null, until: null } },
   ],
   createdAt: 0,
   startsAt: 1,
@@ -33,6 +33,12 @@ const race: RaceView = {
   progress: [],
   standings: null,
   seed: null,
+  closedReason: null,
+  lobbyClosesAt: null,
+  capAt: null,
+  graceSeconds: 60,
+  rematchOf: null,
+  rematch: null,
 };
 const game = (actions: string[] = []): ServerMessage => ({
   type: 'game',

@@ -109,6 +109,8 @@ describe('bad websocket input', () => {
   it('a frame over the hard limit closes that socket only', async () => {
     a.sendRaw('x'.repeat(70_000));
     expect((await a.whenClosed()).code).toBe(1009);
+    // Ana's grace period started with her last socket; back online, it is as before.
+    a = await Client.connect(server.wsBase, ana);
     await unchanged(b);
     expect((await api(server.app, 'GET', '/api/health')).status).toBe(200);
   });

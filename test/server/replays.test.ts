@@ -189,7 +189,8 @@ describe('a player history', () => {
     expect(history.map((game) => [game.id, game.kind, game.raceCode ?? game.day, game.result.state, game.rank, game.recordAvailable])).toEqual([
       [playing.gameId, 'daily', '2026-11-30', 'playing', null, true],
       [won.gameId, 'daily', DAY, 'won', 1, true],
-      [raceGame, 'race', race.code, 'resigned', null, true],
+      // Bob never opened a socket: abandoned once his grace period ran out, which ended the race.
+      [raceGame, 'race', race.code, 'resigned', 1, true],
     ]);
     expect(history[1]).toEqual(await summary(won.gameId, ana));
     expect((await api(app, 'GET', '/api/me/games?limit=1&offset=1', ana)).body.history.games.map((game: GameSummary) => game.id)).toEqual([won.gameId]);

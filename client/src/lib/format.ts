@@ -18,6 +18,7 @@ const STATUS_TEXT: { readonly [status in ProgressStatus]: string } = {
   'out-of-moves': 'out of moves',
   resigned: 'resigned',
   'timed-out': 'out of time',
+  abandoned: 'abandoned',
   disconnected: 'disconnected',
 };
 

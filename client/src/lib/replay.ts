@@ -127,3 +127,46 @@ export function download(name: string, text: string): void {
   // Revoked later: the browser reads the blob after the click returns.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** Something a record's `meta` says about the game, and where the replay contradicts it. */
+export interface MetaClaim {
+  readonly label: string;
+  readonly value: string;
+  /** Set when the replay shows otherwise. */
+  readonly conflict: string | null;
+}
+
+const STATE_WORDS: Readonly<Record<string, string>> = {
+  won: 'won',
+  'out-of-moves': 'out of moves',
+  resigned: 'resigned',
+  'timed-out': 'out of time',
+  playing: 'still being played',
+};
+
+/**
+ * The claims a record's `meta` makes (player, state, cards home), which the moves cannot prove,
+ * each checked against the replay where the replay can say anything: a legal record that never
+ * reaches 52 cards was not won, one that reaches them was, one with moves left was not out of moves.
+ */
+export function metaClaims(record: GameRecord, verdict: VerifyOutcome): MetaClaim[] {
+  const meta = record.meta ?? {};
+  const claims: MetaClaim[] = [];
+  if (typeof meta.player === 'string') claims.push({ label: 'Player', value: meta.player, conflict: null });
+  if (typeof meta.state === 'string') {
+    const state = meta.state;
+    let conflict: string | null = null;
+    if (verdict.ok) {
+      if (state === 'won' && !verdict.won) conflict = `the moves reach only ${verdict.foundations}/52 cards home, so the game was not won`;
+      else if (state !== 'won' && verdict.won) conflict = 'the moves bring all 52 cards home, so the game was won';
+      else if (state === 'out-of-moves' && !verdict.over) conflict = 'moves remain after the last action';
+      else if (state === 'playing' && verdict.over) conflict = 'no move remains after the last action';
+    }
+    claims.push({ label: 'State', value: STATE_WORDS[state] ?? state, conflict });
+  }
+  if (typeof meta.foundations === 'number') {
+    const conflict = verdict.ok && meta.foundations !== verdict.foundations ? `the moves reach ${verdict.foundations}/52` : null;
+    claims.push({ label: 'Cards home', value: `${meta.foundations}/52`, conflict });
+  }
+  return claims;
+}

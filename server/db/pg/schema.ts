@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { VARIANT_IDS } from '../../../shared/index.js';
-import { GAME_KINDS, GAME_STATES, RACE_STATES } from '../../../contract/vocabulary.js';
+import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS } from '../../../contract/vocabulary.js';
 
 const millis = (name: string) => bigint(name, { mode: 'number' });
 
@@ -32,6 +32,10 @@ export const races = pgTable('races', {
   createdAt: millis('created_at').notNull(),
   startsAt: millis('starts_at'),
   finishedAt: millis('finished_at'),
+  lobbyClosesAt: millis('lobby_closes_at'),
+  capAt: millis('cap_at'),
+  closedReason: text('closed_reason', { enum: CLOSED_REASONS }),
+  rematchOf: integer('rematch_of'),
 });
 
 export const raceEntries = pgTable(
@@ -48,6 +52,8 @@ export const raceEntries = pgTable(
     joinedAt: millis('joined_at').notNull(),
     /** Final standing, set when the race finishes. */
     rank: integer('rank'),
+    goneSince: millis('gone_since'),
+    rematch: text('rematch', { enum: REMATCH_ANSWERS }),
   },
   (table) => [primaryKey({ columns: [table.raceId, table.playerId] }), uniqueIndex('race_entries_seat').on(table.raceId, table.seat)],
 );

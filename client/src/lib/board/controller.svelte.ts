@@ -7,6 +7,8 @@ export interface BoardInput {
   position(): Position;
   legal(): readonly Action[];
   play(action: Action): void;
+  /** An attempt was refused (for a sound). */
+  refused(): void;
 }
 
 /**
@@ -42,6 +44,7 @@ export class BoardController {
   private say(text: string, problem = false): void {
     this.message = text;
     this.problem = problem;
+    if (problem) this.input.refused();
   }
 
   play(action: Action): void {

@@ -39,10 +39,11 @@ export class Drag {
     return this.justDropped;
   }
 
+  /** A press: `event.target` is what the player saw under the pointer, even on a card in flight. */
   down(event: PointerEvent): void {
     if (event.button !== 0 || this.current) return;
-    finishAnimations(this.root());
     const element = this.hooks.grab(event.target as Element);
+    finishAnimations(this.root());
     if (!element) return;
     this.current = { element, pointerId: event.pointerId, x: event.clientX, y: event.clientY, moved: false };
     element.setPointerCapture?.(event.pointerId);
@@ -59,7 +60,8 @@ export class Drag {
       drag.element.classList.add('dragging');
       this.hooks.lift(drag.element);
     }
-    drag.element.style.transform = `translate(${dx}px, ${dy}px)`;
+    // Lifted: a little larger and tilted, its shadow deeper (`.dragging` in app.css).
+    drag.element.style.transform = `translate(${dx}px, ${dy}px) scale(1.06) rotate(-2deg)`;
   }
 
   async up(event: PointerEvent): Promise<void> {

@@ -1,0 +1,280 @@
+/**
+ * Every race and lobby ends. This module holds the rules that end them when people do not:
+ * - a racer without an open socket for the grace period loses their lobby seat, or, in a race,
+ *   is finished as `abandoned` at the moment they left (cards home then, ranked as a
+ *   resignation);
+ * - a lobby whose creator leaves or loses their seat passes to the next racer in seat order; a
+ *   lobby with nobody left, or not started within the lobby limit, is closed;
+ * - the creator can remove a racer or cancel the lobby, and anyone can leave it.
+ * Every deadline is stored (race_entries.gone_since, races.lobby_closes_at, games.deadline for
+ * time limits and the hard cap), so timers are only a way to act on time: after a restart they
+ * are armed again from the database and a deadline already past acts at once.
+ */
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from './clock.js';
+import { transaction, type Db, type Transaction } from './db/index.js';
+import { games, players, raceEntries, races } from './db/schema.js';
+import { HttpError } from './errors.js';
+import type { GameService } from './games.js';
+import type { Hub } from './hub.js';
+import type { ClosedReason, PlayerView, RaceEvent } from '../contract/index.js';
+
+export interface LifecycleRules {
+  /** Without a socket this long, a racer loses their lobby seat or is finished as abandoned. */
+  graceMs: number;
+  /** A lobby not started this long after its creation is closed. */
+  lobbyLimitMs: number;
+  /** A race without a time limit still ends this long after its deal. */
+  hardCapMs: number;
+}
+
+export const DEFAULT_LIFECYCLE_RULES: LifecycleRules = { graceMs: 60_000, lobbyLimitMs: 3_600_000, hardCapMs: 86_400_000 };
+
+/** What the lifecycle needs of the race service: telling a race's watchers. */
+export interface RaceAnnouncer {
+  /** Sends the race's current view to its watchers. */
+  broadcastView(code: string): unknown;
+  /** Sends an event to the race's watchers (then the view). */
+  announce(code: string, event: RaceEvent): void;
+}
+
+type RaceRow = typeof races.$inferSelect;
+const LIVE_STATES = ['lobby', 'countdown', 'running'] as const;
+
+export class RaceLifecycle {
+  /** Grace timers by `raceId:playerId`, lobby limits by race id. */
+  private readonly graceTimers = new Map<string, () => void>();
+  private readonly lobbyTimers = new Map<number, () => void>();
+  private readonly transaction: Transaction;
+
+  constructor(
+    private readonly db: Db,
+    private readonly games: GameService,
+    private readonly hub: Hub,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    readonly rules: LifecycleRules,
+    private readonly announcer: RaceAnnouncer,
+  ) {
+    this.transaction = transaction(db);
+    hub.onPresence((playerId, connected) => this.presenceChanged(playerId, connected));
+  }
+
+  /** After a restart nobody is connected: everyone with something at stake is gone from now (or from when they left, if stored). */
+  resume(): void {
+    const now = this.clock.now();
+    for (const race of this.db.select().from(races).where(eq(races.state, 'lobby')).all()) this.armLobbyLimit(race);
+    const entries = this.db
+      .select({ raceId: raceEntries.raceId, playerId: raceEntries.playerId, goneSince: raceEntries.goneSince })
+      .from(raceEntries)
+      .innerJoin(races, eq(races.id, raceEntries.raceId))
+      .where(inArray(races.state, [...LIVE_STATES]))
+      .all();
+    for (const entry of entries) {
+      if (this.hub.isConnected(entry.playerId)) continue;
+      const since = entry.goneSince ?? now;
+      if (entry.goneSince === null) this.setGoneSince(entry.raceId, entry.playerId, since);
+      this.armGrace(entry.raceId, entry.playerId, since);
+    }
+  }
+
+  close(): void {
+    for (const cancel of [...this.graceTimers.values(), ...this.lobbyTimers.values()]) cancel();
+    this.graceTimers.clear();
+    this.lobbyTimers.clear();
+  }
+
+  /** A racer was just seated (created or joined): without a socket their grace period starts now. */
+  seated(race: RaceRow, playerId: number): void {
+    if (race.state === 'lobby' && !this.lobbyTimers.has(race.id)) this.armLobbyLimit(race);
+    if (this.hub.isConnected(playerId)) return;
+    const now = this.clock.now();
+    this.setGoneSince(race.id, playerId, now);
+    this.armGrace(race.id, playerId, now);
+  }
+
+  /** The countdown ended: lobby limits no longer apply. */
+  started(raceId: number): void {
+    this.lobbyTimers.get(raceId)?.();
+    this.lobbyTimers.delete(raceId);
+  }
+
+  /** Frees `player`'s lobby seat at their own request. */
+  leave(player: PlayerView, race: RaceRow): void {
+    this.mustBeLobby(race, 'leave');
+    this.mustBeSeated(race, player.id, 'you are not seated in race ' + race.code);
+    this.unseat(race, player, 'left');
+  }
+
+  /** The creator removes a racer from the lobby. */
+  kick(creator: PlayerView, race: RaceRow, playerId: number): void {
+    if (race.creatorId !== creator.id) throw new HttpError(403, 'not-creator', 'only the creator of the race can remove a racer');
+    this.mustBeLobby(race, 'remove racers from');
+    if (playerId === creator.id) throw new HttpError(409, 'cannot-kick-self', 'you cannot remove yourself: leave the race instead', 'playerId');
+    this.mustBeSeated(race, playerId, `player ${playerId} has no seat in race ${race.code}`, 'playerId');
+    this.unseat(race, this.playerOf(playerId), 'kicked');
+  }
+
+  /** The creator cancels the lobby: nobody can join or start it any more. */
+  cancel(creator: PlayerView, race: RaceRow): void {
+    if (race.creatorId !== creator.id) throw new HttpError(403, 'not-creator', 'only the creator of the race can cancel it');
+    this.mustBeLobby(race, 'cancel');
+    this.closeLobby(race, 'cancelled', creator);
+  }
+
+  private presenceChanged(playerId: number, connected: boolean): void {
+    // At shutdown every socket closes: that is no one leaving.
+    if (this.games.closing) return;
+    try {
+      const now = this.clock.now();
+      const entries = this.db
+        .select({ race: races, goneSince: raceEntries.goneSince })
+        .from(raceEntries)
+        .innerJoin(races, eq(races.id, raceEntries.raceId))
+        .where(and(eq(raceEntries.playerId, playerId), inArray(races.state, [...LIVE_STATES])))
+        .all();
+      for (const { race } of entries) {
+        if (connected) {
+          this.setGoneSince(race.id, playerId, null);
+          this.graceTimers.get(key(race.id, playerId))?.();
+          this.graceTimers.delete(key(race.id, playerId));
+        } else {
+          this.setGoneSince(race.id, playerId, now);
+          this.armGrace(race.id, playerId, now);
+        }
+        this.announcer.broadcastView(race.code);
+      }
+    } catch (error) {
+      this.log.error({ err: error, playerId }, 'cannot record a presence change');
+    }
+  }
+
+  private armGrace(raceId: number, playerId: number, since: number): void {
+    const id = key(raceId, playerId);
+    this.graceTimers.get(id)?.();
+    this.graceTimers.set(
+      id,
+      this.clock.setTimer(since + this.rules.graceMs - this.clock.now(), () => {
+        this.graceTimers.delete(id);
+        try {
+          this.graceOver(raceId, playerId);
+        } catch (error) {
+          this.log.error({ err: error, raceId, playerId }, 'cannot end a grace period');
+        }
+      }),
+    );
+  }
+
+  /** A grace period ran out: unless the racer came back, their seat or their game ends. */
+  private graceOver(raceId: number, playerId: number): void {
+    if (this.games.closing || this.hub.isConnected(playerId)) return;
+    const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
+    const entry = this.db
+      .select()
+      .from(raceEntries)
+      .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId)))
+      .get();
+    if (!race || !entry || entry.goneSince === null) return;
+    if (race.state === 'lobby') return this.unseat(race, this.playerOf(playerId), 'unseated');
+    if (race.state === 'countdown') {
+      // Dealt in a moment: judge them once their game exists.
+      this.armGrace(raceId, playerId, Math.max(entry.goneSince, race.startsAt! + 1 - this.rules.graceMs));
+      return;
+    }
+    if (race.state !== 'running') return;
+    const row = this.db
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.raceId, raceId), eq(games.playerId, playerId)))
+      .get();
+    const game = row && this.games.get(row.id);
+    if (!game || game.state !== 'playing') return;
+    this.announcer.announce(race.code, { kind: 'abandoned', player: this.playerOf(playerId), at: this.clock.now() });
+    this.games.abandon(game, entry.goneSince);
+  }
+
+  private armLobbyLimit(race: RaceRow): void {
+    const closesAt = race.lobbyClosesAt ?? race.createdAt + this.rules.lobbyLimitMs;
+    this.lobbyTimers.get(race.id)?.();
+    this.lobbyTimers.set(
+      race.id,
+      this.clock.setTimer(closesAt - this.clock.now(), () => {
+        this.lobbyTimers.delete(race.id);
+        try {
+          const now = this.db.select().from(races).where(eq(races.id, race.id)).get();
+          if (now?.state === 'lobby') this.closeLobby(now, 'expired', null);
+        } catch (error) {
+          this.log.error({ err: error, raceId: race.id }, 'cannot close an expired lobby');
+        }
+      }),
+    );
+  }
+
+  /** Frees a lobby seat; a creator's lobby passes to the next racer in seat order, an empty one closes. */
+  private unseat(race: RaceRow, player: PlayerView, kind: 'left' | 'kicked' | 'unseated'): void {
+    const now = this.clock.now();
+    const next = this.transaction(() => {
+      this.db
+        .delete(raceEntries)
+        .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, player.id)))
+        .run();
+      if (race.creatorId !== player.id) return undefined;
+      const heir = this.db
+        .select({ id: players.id, name: players.name })
+        .from(raceEntries)
+        .innerJoin(players, eq(players.id, raceEntries.playerId))
+        .where(eq(raceEntries.raceId, race.id))
+        .orderBy(asc(raceEntries.seat))
+        .get();
+      if (heir) this.db.update(races).set({ creatorId: heir.id }).where(eq(races.id, race.id)).run();
+      return heir ?? null;
+    });
+    this.graceTimers.get(key(race.id, player.id))?.();
+    this.graceTimers.delete(key(race.id, player.id));
+    // The one removed is told too: they may still be watching.
+    this.announcer.announce(race.code, { kind, player, at: now });
+    if (next === null) return this.closeLobby(race, 'empty', null);
+    if (next) this.announcer.announce(race.code, { kind: 'creator-changed', player: next, at: now });
+    this.announcer.broadcastView(race.code);
+  }
+
+  private closeLobby(race: RaceRow, reason: ClosedReason, by: PlayerView | null): void {
+    this.db.update(races).set({ state: 'closed', closedReason: reason, finishedAt: this.clock.now() }).where(eq(races.id, race.id)).run();
+    this.started(race.id);
+    for (const entry of this.db.select({ playerId: raceEntries.playerId }).from(raceEntries).where(eq(raceEntries.raceId, race.id)).all()) {
+      this.graceTimers.get(key(race.id, entry.playerId))?.();
+      this.graceTimers.delete(key(race.id, entry.playerId));
+    }
+    this.announcer.announce(race.code, { kind: reason === 'cancelled' ? 'cancelled' : 'closed', player: by, at: this.clock.now() });
+    this.announcer.broadcastView(race.code);
+  }
+
+  private setGoneSince(raceId: number, playerId: number, goneSince: number | null): void {
+    this.db
+      .update(raceEntries)
+      .set({ goneSince })
+      .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId)))
+      .run();
+  }
+
+  private mustBeLobby(race: RaceRow, what: string): void {
+    if (race.state === 'closed') throw new HttpError(409, 'race-closed', `race ${race.code} is closed (${race.closedReason})`);
+    if (race.state !== 'lobby') throw new HttpError(409, 'not-in-lobby', `race ${race.code} has started: you cannot ${what} it any more`);
+  }
+
+  private mustBeSeated(race: RaceRow, playerId: number, message: string, field?: string): void {
+    const entry = this.db
+      .select({ playerId: raceEntries.playerId })
+      .from(raceEntries)
+      .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, playerId)))
+      .get();
+    if (!entry) throw new HttpError(409, 'not-seated', message, field);
+  }
+
+  private playerOf(playerId: number): PlayerView {
+    return this.db.select({ id: players.id, name: players.name }).from(players).where(eq(players.id, playerId)).get()!;
+  }
+}
+
+const key = (raceId: number, playerId: number): string => `${raceId}:${playerId}`;
