@@ -77,12 +77,17 @@ export const gameStatusOf = (game: LiveGame): GameStatus => ({
   finishedAt: game.finishedAt,
 });
 
+/** How long (wall time, as the busy timeout) moves are refused untried after one met a lock held elsewhere. */
+const LOCKED_BACKOFF_MS = 250;
+
 export class GameService {
   /** Set at shutdown: no more changes are taken. */
   closing = false;
   private readonly live = new Map<number, LiveGame>();
   private readonly timers = new Map<number, () => void>();
   private readonly listeners: GameListener[] = [];
+  /** Until when moves are refused without trying, after one met a locked database. */
+  private lockedUntil = 0;
   /** The move's writes, prepared once: building SQL per move would cost more than writing it. */
   private readonly store;
   private readonly transaction: Transaction;
@@ -286,6 +291,11 @@ export class GameService {
     const at = this.clock.now();
     const text = makeAction(action);
     const layout = nextLayout && makeLayout(nextLayout);
+    // Each try at a locked database blocks the event loop for the busy timeout: right after one
+    // failed, refuse at once for a moment rather than make every player's move wait its turn.
+    if (Date.now() < this.lockedUntil) {
+      return { code: 'storage-unavailable', nextIndex, message: 'the database is locked: nothing changed, send the move again in a moment' };
+    }
     try {
       this.transaction(() => {
       this.store.action.run({ gameId: game.id, index: nextIndex, action: text, at });
@@ -298,6 +308,7 @@ export class GameService {
       // Rolled back, and nothing in memory has changed yet: the player may simply send it again.
       const code = noteStorageFailure(this.db, error);
       if (code === undefined) throw error;
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) this.lockedUntil = Date.now() + LOCKED_BACKOFF_MS;
       this.log.warn({ err: error, code, gameId: game.id, index: nextIndex }, 'cannot store an action');
       return { code: 'storage-unavailable', nextIndex, message: `the move could not be stored (${code}): nothing changed, send it again in a moment` };
     }

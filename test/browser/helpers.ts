@@ -20,7 +20,7 @@ export function buildClient(): void {
   execFileSync(vite, ['build', '--logLevel', 'warn', '--outDir', TEST_CLIENT_DIR, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' });
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -7,19 +7,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../browser/helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const started: ChildProcess[] = [];
 const dirs: string[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Every live process whose parent is `pid`, with its command line. */
 function childrenOf(pid: number): { pid: number; command: string }[] {
