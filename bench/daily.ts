@@ -9,7 +9,8 @@ import { makeAction, makeLayout, makeRecord, recordOf, replayRecord } from '../s
 import { dayOf } from '../contract/index.js';
 import { dailySeed, Leaderboard } from '../server/daily.js';
 import { openDatabase } from '../server/db/index.js';
-import { loadMoveLog, storedLayout } from '../server/games.js';
+import { loadMoveLog } from '../server/db/game-store.js';
+import { storedLayout } from '../server/games.js';
 import { rankKey } from '../server/standings.js';
 import { randomPlayout } from './engine.js';
 import { format, percentile, seededRandom } from './measure.js';

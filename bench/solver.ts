@@ -2,7 +2,7 @@
 // with the share of seeds solved exactly; baseline (same run): the deal search without its
 // safe-move pruning. Seeds per variant and mode: SOLVER_SEEDS (default 1000 for the strict deal
 // solver, 100 for strict par and clairvoyant, 30 for the other variants: whole-game modes take
-// seconds per seed on a loaded 2-core machine).
+// seconds per seed on a loaded 2-core machine); SOLVER_VARIANTS (comma-separated) picks variants.
 import { Position, VARIANT_IDS, dealLayout, type VariantId } from '../shared/index.js';
 import { Budget, seedDealer, solveClairvoyant, solveDeal, solvePar } from '../solver/index.js';
 import { explore } from '../solver/search.js';
@@ -38,7 +38,8 @@ function run(position: Position, seed: string, mode: Mode): { nodes: number; exa
 
 export function benchSolver(): void {
   console.log('solver: ms per seed (median / p90 / max), nodes per second, seeds solved exactly');
-  for (const variant of VARIANT_IDS) {
+  const picked = process.env.SOLVER_VARIANTS?.split(',') ?? VARIANT_IDS;
+  for (const variant of VARIANT_IDS.filter((id) => picked.includes(id))) {
     for (const mode of MODES) {
       const count = seedsFor(variant, mode);
       const times: number[] = [];

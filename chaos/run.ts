@@ -8,6 +8,7 @@ import { startServer } from './process.js';
 import { Random } from './random.js';
 import { httpFuzz } from './http-fuzz.js';
 import { killProbe } from './kill.js';
+import { lockedProbe } from './locked.js';
 import { wsFuzz } from './ws-fuzz.js';
 
 const args = process.argv.slice(2);
@@ -60,6 +61,7 @@ try {
     }
   });
   await probe('kill -9', (dataDir) => killProbe(dataDir, random, sizes.kills));
+  await probe('locked database', lockedProbe);
 } finally {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

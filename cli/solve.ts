@@ -80,7 +80,11 @@ export function solveInput(input: SolveInput, limits: Limits, now: () => number)
   const deal = solveDeal(input.position, limits);
   const dealer = input.seed === undefined ? undefined : seedDealer(input.seed);
   const par = dealer && solvePar(input.position, dealer, limits);
-  const clairvoyant = dealer && solveClairvoyant(input.position, dealer, limits);
+  const searched = dealer && solveClairvoyant(input.position, dealer, limits);
+  // Par's line is a line a clairvoyant player may play too: when a cut-short search found less, it is the better floor.
+  const parBetter = par && searched && par.par !== null && par.par > searched.best;
+  const clairvoyant =
+    searched && (parBetter ? { ...searched, best: par.par!, won: par.won, exact: par.won, actions: par.actions, redeals: par.redeals } : searched);
   const line: SolveLine = {
     input: input.name,
     variant: input.variant,

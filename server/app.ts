@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { HttpError as HttpErrorBody } from '../contract/index.js';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ERROR_STATUS, type HttpError as HttpErrorBody } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { noteStorageFailure, STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './db/index.js';
-import { HttpError } from './errors.js';
+import { Refusal } from './errors.js';
 import { Hub } from './hub.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './lifecycle.js';
 import clientPlugin from './plugins/client.js';
@@ -92,15 +92,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-function errorHandler(this: FastifyInstance, error: FastifyError | HttpError, request: FastifyRequest, reply: import('fastify').FastifyReply) {
+/** Every error answers in the one HTTP error shape; a refusal's status is its code's (contract/errors.ts). */
+function errorHandler(this: FastifyInstance, error: FastifyError | Refusal, request: FastifyRequest, reply: FastifyReply) {
   let body: HttpErrorBody;
   const storage = noteStorageFailure(this.db, error);
   if (storage !== undefined) {
     request.log.warn({ err: error, code: storage }, 'storage failure: request refused, nothing changed');
-    body = { statusCode: 503, code: 'storage-unavailable', message: `the database cannot store this now (${storage}); nothing was changed: retry in a moment` };
+    body = { statusCode: ERROR_STATUS['storage-unavailable'], code: 'storage-unavailable', message: `the database cannot store this now (${storage}); nothing was changed: retry in a moment` };
     reply.header('retry-after', Math.ceil(STORAGE_RETRY_MS / 1000));
-  } else if (error instanceof HttpError) {
-    body = { statusCode: error.statusCode, code: error.code, message: error.message, ...(error.field && { field: error.field }) };
+  } else if (error instanceof Refusal) {
+    body = { statusCode: ERROR_STATUS[error.code], code: error.code, message: error.message, ...(error.field !== undefined && { field: error.field }) };
   } else if (error.statusCode !== undefined && error.statusCode < 500) {
     const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'bad-json' : error.statusCode === 413 ? 'too-large' : 'bad-request';
     body = { statusCode: error.statusCode, code, message: error.message };

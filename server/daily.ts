@@ -14,7 +14,7 @@ import { DAY_MS, dayOf, dayStart, type DailyAttempt, type DailyView, type Leader
 import type { Clock } from './clock.js';
 import type { Db } from './db/index.js';
 import { dailyTallies, games, players, secrets } from './db/schema.js';
-import { HttpError } from './errors.js';
+import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
 import { competitionRanks, firstRankKey } from './standings.js';
 
@@ -258,10 +258,10 @@ export class DailyService {
     }
     const game = this.games.get(this.board.attemptRow(player.id, day)!.id)!;
     if (game.state !== 'playing') {
-      throw new HttpError(
-        409,
+      const cards = game.position.foundationCount();
+      throw new Refusal(
         'daily-played',
-        `you have played the daily deal of ${day} already (${game.state}, ${game.position.foundationCount()} cards home): one attempt a day; the next deal opens at 00:00 UTC`,
+        `you have played the daily deal of ${day} already (${game.state}, ${cards} cards home): one attempt a day; the next deal opens at 00:00 UTC`,
       );
     }
     return { day, game, created: false };
@@ -286,6 +286,6 @@ export class DailyService {
   }
 
   private mustHaveOpened(day: string): void {
-    if (day > this.today()) throw new HttpError(404, 'day-not-open', `the daily deal of ${day} has not opened yet (today is ${this.today()} UTC)`, 'day');
+    if (day > this.today()) throw new Refusal('day-not-open', `the daily deal of ${day} has not opened yet (today is ${this.today()} UTC)`, { field: 'day' });
   }
 }

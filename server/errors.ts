@@ -1,24 +1,25 @@
 import type { ZodError } from 'zod';
 import type { ErrorCode } from '../contract/index.js';
 
-/** An HTTP error with a stable code, answered as `HttpError` by the app's error handler. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A refused websocket request: sent to the client as an `error` message, nothing changed. */
-export interface Refusal {
-  readonly code: ErrorCode;
-  readonly message: string;
+/**
+ * The one way the server says no: a code from the contract's list, a sentence, and where it
+ * applies the field to blame and the index a game expects next. Domain code returns it (the move
+ * path, where a refusal is common) or throws it (request handlers); it knows nothing of HTTP:
+ * the HTTP layer answers it with the code's status (app.ts), the socket as an `error` message.
+ */
+export class Refusal extends Error {
   readonly field?: string;
   readonly nextIndex?: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    details: { field?: string; nextIndex?: number } = {},
+  ) {
+    super(message);
+    if (details.field !== undefined) this.field = details.field;
+    if (details.nextIndex !== undefined) this.nextIndex = details.nextIndex;
+  }
 }
 
 /** The first zod issue as a field path (dotted) and a sentence naming the rule. */

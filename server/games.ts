@@ -1,12 +1,11 @@
 /**
  * The one place where a game changes. An action is checked with the engine, appended to the
- * game's move log in a SQLite transaction (with the new deal after a redeal), and only then
+ * game's move log through the storage port (with the new deal after a redeal), and only then
  * acknowledged to the player and announced to the listeners (races broadcast it as progress).
  * Live positions are kept in memory and rebuilt from the move log when a game is loaded, so a
  * restart, even a crash, loses no acknowledged action. Race seats and daily attempts both play
  * through here; only how a game is created and who listens differ.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   attemptSeed,
@@ -23,10 +22,9 @@ import {
 } from '../shared/index.js';
 import type { AckBody, EndState, GameKind, GameSnapshot, GameState, GameStatus, PlayerView, ServerMessageOf } from '../contract/index.js';
 import type { Clock } from './clock.js';
-import { noteStorageFailure, STORAGE_RETRY_MS, transaction, type Db, type Transaction } from './db/index.js';
-import { gameActions, gameDeals, games } from './db/schema.js';
-import type { Refusal } from './errors.js';
-import type { Hub } from './hub.js';
+import { STORAGE_RETRY_MS } from './db/index.js';
+import { Refusal } from './errors.js';
+import type { GameStore, MoveWrite, Pending, Transport } from './ports.js';
 import { rankKey } from './standings.js';
 
 export interface LiveGame {
@@ -77,52 +75,28 @@ export const gameStatusOf = (game: LiveGame): GameStatus => ({
   finishedAt: game.finishedAt,
 });
 
+const ignore = (): void => {};
+
+/** How long (wall time, as the busy timeout) moves are refused untried after one met a lock held elsewhere. */
+const LOCKED_BACKOFF_MS = 250;
+
 export class GameService {
   /** Set at shutdown: no more changes are taken. */
   closing = false;
   private readonly live = new Map<number, LiveGame>();
   private readonly timers = new Map<number, () => void>();
   private readonly listeners: GameListener[] = [];
-  /** The move's writes, prepared once: building SQL per move would cost more than writing it. */
-  private readonly store;
-  private readonly transaction: Transaction;
+  /** Games with a write in flight, and the work waiting for it: never two writes of one game at once. */
+  private readonly writing = new Map<number, Promise<void>>();
+  /** Until when moves are refused without trying, after one met a locked database. */
+  private lockedUntil = 0;
 
   constructor(
-    private readonly db: Db,
-    private readonly hub: Hub,
+    private readonly store: GameStore,
+    private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
-  ) {
-    this.transaction = transaction(db);
-    const id = sql.placeholder('gameId');
-    const value = (name: string) => sql`${sql.placeholder(name)}`;
-    this.store = {
-      action: db
-        .insert(gameActions)
-        .values({ gameId: id, index: sql.placeholder('index'), action: sql.placeholder('action'), at: sql.placeholder('at') })
-        .prepare(),
-      deal: db.insert(gameDeals).values({ gameId: id, k: sql.placeholder('k'), layout: sql.placeholder('layout') }).prepare(),
-      // A move that leaves the game playing changes only its counts: writing the unchanged status
-      // again would rewrite the `games_playing` index too, one more page in every commit.
-      progress: db
-        .update(games)
-        .set({ foundations: value('foundations'), redealsUsed: value('redealsUsed'), moves: value('moves') })
-        .where(eq(games.id, id))
-        .prepare(),
-      result: db
-        .update(games)
-        .set({
-          foundations: value('foundations'),
-          redealsUsed: value('redealsUsed'),
-          moves: value('moves'),
-          status: value('status'),
-          finishedAt: value('finishedAt'),
-          rankKey: value('rankKey'),
-        })
-        .where(eq(games.id, id))
-        .prepare(),
-    };
-  }
+  ) {}
 
   onChange(listener: GameListener): void {
     this.listeners.push(listener);
@@ -133,35 +107,28 @@ export class GameService {
    * creates every seat's game and marks the race running as one change).
    */
   create(specs: readonly NewGame[], alongside?: () => void): LiveGame[] {
-    const created = this.transaction(() => {
-      const rows = specs.map((spec) => {
-        const layout = makeLayout(dealLayout(spec.seed, spec.variant));
-        const position = this.rebuild(spec.variant, [layout], []);
-        const { id } = this.db
-          .insert(games)
-          .values({
-            kind: spec.kind,
-            playerId: spec.playerId,
-            raceId: spec.raceId ?? null,
-            day: spec.day ?? null,
-            variant: spec.variant,
-            seed: spec.seed,
-            status: 'playing',
-            foundations: position.foundationCount(),
-            startedAt: spec.startedAt,
-            deadline: spec.deadline ?? null,
-          })
-          .returning({ id: games.id })
-          .get();
-        this.db.insert(gameDeals).values({ gameId: id, k: 0, layout }).run();
-        return { spec, id, layout, position };
-      });
-      alongside?.();
-      return rows;
+    const dealt = specs.map((spec) => {
+      const layout = makeLayout(dealLayout(spec.seed, spec.variant));
+      return { spec, layout, position: this.rebuild(spec.variant, [layout], []) };
     });
-    return created.map(({ spec, id, layout, position }) =>
+    const ids = this.store.createGames(
+      dealt.map(({ spec, layout, position }) => ({
+        kind: spec.kind,
+        playerId: spec.playerId,
+        raceId: spec.raceId ?? null,
+        day: spec.day ?? null,
+        variant: spec.variant,
+        seed: spec.seed,
+        startedAt: spec.startedAt,
+        deadline: spec.deadline ?? null,
+        foundations: position.foundationCount(),
+        layout,
+      })),
+      alongside,
+    );
+    return dealt.map(({ spec, layout, position }, i) =>
       this.track({
-        id,
+        id: ids[i]!,
         kind: spec.kind,
         playerId: spec.playerId,
         raceId: spec.raceId ?? null,
@@ -180,8 +147,7 @@ export class GameService {
 
   /** Loads every unfinished game (at startup), re-arming deadlines; a past deadline ends its game now. */
   loadPlaying(): void {
-    const rows = this.db.select({ id: games.id }).from(games).where(eq(games.status, 'playing')).all();
-    for (const { id } of rows) {
+    for (const id of this.store.playingGameIds()) {
       try {
         this.get(id);
       } catch (error) {
@@ -194,9 +160,9 @@ export class GameService {
   get(id: number): LiveGame | undefined {
     const cached = this.live.get(id);
     if (cached) return cached;
-    const row = this.db.select().from(games).where(eq(games.id, id)).get();
+    const row = this.store.loadGame(id);
     if (!row) return undefined;
-    const { deals, actions } = loadMoveLog(this.db, id);
+    const { deals, actions } = this.store.loadMoveLog(id);
     const game: LiveGame = {
       id,
       kind: row.kind,
@@ -237,38 +203,35 @@ export class GameService {
   /**
    * Plays action `index` of a game for `player`. A new action is stored, acknowledged to all of
    * the player's sockets and announced; an action already applied at that index is only
-   * acknowledged again. Anything else is refused and changes nothing.
+   * acknowledged again. Anything else is refused and changes nothing. Behind a write of the
+   * same game still in flight (an asynchronous store), it waits its turn.
    */
-  play(player: PlayerView, request: ActionRequest): Refusal | undefined {
+  play(player: PlayerView, request: ActionRequest): Pending<Refusal | undefined> {
+    return this.inTurn(request.gameId, () => this.playNow(player, request));
+  }
+
+  private playNow(player: PlayerView, request: ActionRequest): Pending<Refusal | undefined> {
     const found = this.ownGame(player, request.gameId);
-    if ('code' in found) return found;
+    if (found instanceof Refusal) return found;
     const game = found;
     const nextIndex = game.actions.length;
     const parsed = parseAction(request.action);
     if (request.index < nextIndex) {
       const stored = game.actions[request.index]!;
       if (parsed.ok && makeAction(parsed.value) === stored) {
-        this.hub.toPlayer(game.playerId, { type: 'ack', ...this.ackOf(game, request.index) });
+        this.transport.toPlayer(game.playerId, { type: 'ack', ...this.ackOf(game, request.index) });
         return undefined;
       }
-      return {
-        code: 'index-conflict',
-        field: 'index',
-        nextIndex,
-        message: `action ${request.index} of this game is already "${stored}"; the next action is number ${nextIndex}`,
-      };
+      const message = `action ${request.index} of this game is already "${stored}"; the next action is number ${nextIndex}`;
+      return new Refusal('index-conflict', message, { field: 'index', nextIndex });
     }
     const over = this.overRefusal(game);
     if (over) return over;
     if (request.index > nextIndex) {
-      return {
-        code: 'index-ahead',
-        field: 'index',
-        nextIndex,
-        message: `action ${request.index} is ahead of this game: the next action is number ${nextIndex} (resync first)`,
-      };
+      const message = `action ${request.index} is ahead of this game: the next action is number ${nextIndex} (resync first)`;
+      return new Refusal('index-ahead', message, { field: 'index', nextIndex });
     }
-    if (!parsed.ok) return { code: 'illegal-action', field: 'action', nextIndex, message: parsed.error };
+    if (!parsed.ok) return new Refusal('illegal-action', parsed.error, { field: 'action', nextIndex });
     const action = parsed.value;
     let nextLayout: Layout | undefined;
     if (action.type === 'redeal' && game.position.problem(action) === undefined) {
@@ -276,7 +239,7 @@ export class GameService {
     }
     const problem = game.position.problem(action, nextLayout);
     if (problem !== undefined) {
-      return { code: 'illegal-action', field: 'action', nextIndex, message: `"${request.action}": ${problem}` };
+      return new Refusal('illegal-action', `"${request.action}": ${problem}`, { field: 'action', nextIndex });
     }
 
     const position = game.position.clone();
@@ -286,39 +249,56 @@ export class GameService {
     const at = this.clock.now();
     const text = makeAction(action);
     const layout = nextLayout && makeLayout(nextLayout);
-    try {
-      this.transaction(() => {
-      this.store.action.run({ gameId: game.id, index: nextIndex, action: text, at });
-      if (layout) this.store.deal.run({ gameId: game.id, k: position.redealsUsed, layout });
-      const counts = { gameId: game.id, foundations: status.foundations, redealsUsed: status.redealsUsed, moves: nextIndex + 1 };
-        if (state === 'playing') this.store.progress.run(counts);
-        else this.store.result.run({ ...counts, status: state, finishedAt: at, rankKey: rankKey(status.foundations, at - game.startedAt) });
-      });
-    } catch (error) {
-      // Rolled back, and nothing in memory has changed yet: the player may simply send it again.
-      const code = noteStorageFailure(this.db, error);
+    const move: MoveWrite = {
+      gameId: game.id,
+      index: nextIndex,
+      action: text,
+      at,
+      ...(layout && { deal: { k: position.redealsUsed, layout } }),
+      counts: { foundations: status.foundations, redealsUsed: status.redealsUsed, moves: nextIndex + 1 },
+      ...(state !== 'playing' && { result: { status: state, finishedAt: at, rankKey: rankKey(status.foundations, at - game.startedAt) } }),
+    };
+    // Stored: now the move counts.
+    const commit = (): undefined => {
+      game.position = position;
+      game.actions.push(text);
+      if (layout) game.deals.push(layout);
+      this.transport.toPlayerNow(game.playerId, { type: 'ack', gameId: game.id, index: nextIndex, action: text, ...(layout && { layout }) });
+      if (state === 'playing') this.announce(game);
+      else this.finish(game, state, at);
+      return undefined;
+    };
+    // A write the storage could not make was rolled back, and nothing in memory has changed yet: the player may simply send it again.
+    const unstored = (error: unknown): Refusal => {
+      const code = this.store.storageFailure(error);
       if (code === undefined) throw error;
       this.log.warn({ err: error, code, gameId: game.id, index: nextIndex }, 'cannot store an action');
-      return { code: 'storage-unavailable', nextIndex, message: `the move could not be stored (${code}): nothing changed, send it again in a moment` };
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) this.lockedUntil = Date.now() + LOCKED_BACKOFF_MS;
+      return new Refusal('storage-unavailable', `the move could not be stored (${code}): nothing changed, send it again in a moment`, { nextIndex });
+    };
+    // Each try at a locked database blocks the event loop for the busy timeout: right after one
+    // failed, refuse at once for a moment rather than make every player's move wait its turn.
+    if (Date.now() < this.lockedUntil) {
+      return new Refusal('storage-unavailable', 'the database is locked: nothing changed, send the move again in a moment', { nextIndex });
     }
-    // Stored: now the move counts.
-    game.position = position;
-    game.actions.push(text);
-    if (layout) game.deals.push(layout);
-    this.hub.toPlayerNow(game.playerId, { type: 'ack', gameId: game.id, index: nextIndex, action: text, ...(layout && { layout }) });
-    if (state === 'playing') this.announce(game);
-    else this.finish(game, state, at);
-    return undefined;
+    let stored: Pending<void>;
+    try {
+      stored = this.store.appendMove(move);
+    } catch (error) {
+      return unstored(error);
+    }
+    return stored instanceof Promise ? this.holdTurn(game.id, stored.then(commit, unstored)) : commit();
   }
 
   /** Gives up a game. */
-  resign(player: PlayerView, gameId: number): Refusal | undefined {
-    const found = this.ownGame(player, gameId);
-    if ('code' in found) return found;
-    const over = this.overRefusal(found);
-    if (over) return over;
-    this.end(found, 'resigned', this.clock.now());
-    return undefined;
+  resign(player: PlayerView, gameId: number): Pending<Refusal | undefined> {
+    return this.inTurn(gameId, () => {
+      const found = this.ownGame(player, gameId);
+      if (found instanceof Refusal) return found;
+      const over = this.overRefusal(found);
+      if (over) return over;
+      return this.end(found, 'resigned', this.clock.now());
+    });
   }
 
   /** Finishes a game whose player left it (lifecycle.ts): ranked as a resignation at `at`, when they left, with the cards home then. */
@@ -338,7 +318,7 @@ export class GameService {
     raceCode: (game: LiveGame) => string | null,
   ): ServerMessageOf<'resynced'> | GameSnapshot | Refusal {
     const game = this.ownGame(player, gameId);
-    if ('code' in game) return game;
+    if (game instanceof Refusal) return game;
     if (lastIndex >= game.actions.length) return this.snapshot(game, raceCode(game));
     const acks: AckBody[] = [];
     for (let index = lastIndex + 1; index < game.actions.length; index++) acks.push(this.ackOf(game, index));
@@ -353,10 +333,10 @@ export class GameService {
   }
 
   private ownGame(player: PlayerView, gameId: number): LiveGame | Refusal {
-    if (this.closing) return { code: 'server-closing', message: 'the server is shutting down: reconnect in a moment' };
+    if (this.closing) return new Refusal('server-closing', 'the server is shutting down: reconnect in a moment');
     const game = this.get(gameId);
-    if (!game) return { code: 'unknown-game', field: 'gameId', message: `there is no game ${gameId}` };
-    if (game.playerId !== player.id) return { code: 'not-your-game', field: 'gameId', message: `game ${gameId} belongs to another player` };
+    if (!game) return new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId' });
+    if (game.playerId !== player.id) return new Refusal('not-your-game', `game ${gameId} belongs to another player`, { field: 'gameId' });
     return game;
   }
 
@@ -374,12 +354,8 @@ export class GameService {
   private overRefusal(game: LiveGame): Refusal | undefined {
     this.expireIfDue(game);
     if (game.state === 'playing') return undefined;
-    return {
-      code: 'game-over',
-      field: 'gameId',
-      nextIndex: game.actions.length,
-      message: `game ${game.id} is over (${game.state}): no more actions`,
-    };
+    const message = `game ${game.id} is over (${game.state}): no more actions`;
+    return new Refusal('game-over', message, { field: 'gameId', nextIndex: game.actions.length });
   }
 
   /** The ack of a stored action, identical every time it is asked for. */
@@ -391,13 +367,39 @@ export class GameService {
   }
 
   /** Ends a playing game without an action (resignation, time limit). */
-  private end(game: LiveGame, state: EndState, at: number): void {
-    this.db
-      .update(games)
-      .set({ status: state, finishedAt: at, rankKey: rankKey(game.position.foundationCount(), at - game.startedAt) })
-      .where(and(eq(games.id, game.id), eq(games.status, 'playing')))
-      .run();
-    this.finish(game, state, at);
+  private end(game: LiveGame, state: EndState, at: number): Pending<undefined> {
+    const stored = this.store.endGame({ gameId: game.id, status: state, finishedAt: at, rankKey: rankKey(game.position.foundationCount(), at - game.startedAt) });
+    const commit = (): undefined => {
+      this.finish(game, state, at);
+      return undefined;
+    };
+    return stored instanceof Promise ? this.holdTurn(game.id, stored.then(commit)) : commit();
+  }
+
+  /**
+   * Runs `work` on a game now, or after the write of that game still in flight and whatever
+   * queued behind it: a game's changes are applied, stored and acknowledged in the order they came.
+   */
+  private inTurn<T>(gameId: number, work: () => Pending<T>): Pending<T> {
+    const waiting = this.writing.get(gameId);
+    if (!waiting) return work();
+    const queued = waiting.then(work);
+    this.trackTurn(gameId, queued);
+    return queued;
+  }
+
+  /** A write of a game now in flight: later work on that game waits for it (inside a queued turn, the queue already does). */
+  private holdTurn<T>(gameId: number, write: Promise<T>): Promise<T> {
+    if (!this.writing.has(gameId)) this.trackTurn(gameId, write);
+    return write;
+  }
+
+  private trackTurn(gameId: number, work: Promise<unknown>): void {
+    const settled = work.then(ignore, ignore);
+    this.writing.set(gameId, settled);
+    void settled.then(() => {
+      if (this.writing.get(gameId) === settled) this.writing.delete(gameId);
+    });
   }
 
   private finish(game: LiveGame, state: EndState, at: number): void {
@@ -406,7 +408,7 @@ export class GameService {
     this.live.delete(game.id);
     this.timers.get(game.id)?.();
     this.timers.delete(game.id);
-    this.hub.toPlayer(game.playerId, { type: 'game-over', gameId: game.id, status: gameStatusOf(game) });
+    this.transport.toPlayer(game.playerId, { type: 'game-over', gameId: game.id, status: gameStatusOf(game) });
     this.announce(game);
   }
 
@@ -429,17 +431,20 @@ export class GameService {
   /** The time limit's timer; when its write fails for the storage, it is tried again until it is stored. */
   private armDeadline(game: LiveGame, ms: number): void {
     const deadline = game.deadline!;
+    const failed = (error: unknown) => {
+      const code = this.store.storageFailure(error);
+      this.log.error({ err: error, code, gameId: game.id }, code ? 'cannot store a time-out: retrying' : 'ending a timed-out game failed');
+      if (code !== undefined) this.armDeadline(game, STORAGE_RETRY_MS);
+    };
     this.timers.set(
       game.id,
       this.clock.setTimer(ms, () => {
         this.timers.delete(game.id);
-        if (this.closing || game.state !== 'playing') return;
         try {
-          this.end(game, 'timed-out', deadline);
+          const ended = this.inTurn(game.id, () => (this.closing || game.state !== 'playing' ? undefined : this.end(game, 'timed-out', deadline)));
+          if (ended instanceof Promise) ended.catch(failed);
         } catch (error) {
-          const code = noteStorageFailure(this.db, error);
-          this.log.error({ err: error, code, gameId: game.id }, code ? 'cannot store a time-out: retrying' : 'ending a timed-out game failed');
-          if (code !== undefined) this.armDeadline(game, STORAGE_RETRY_MS);
+          failed(error);
         }
       }),
     );
@@ -466,23 +471,4 @@ export function storedLayout(deal: readonly string[], k: number): Layout {
   const layout = parseLayout(deal);
   if (!layout.ok) throw new Error(`stored deal ${k} is unreadable: ${layout.error}`);
   return layout.value;
-}
-
-/** A game's stored move log: every dealt layout (makeLayout strings, k = 0 first) and the actions in order. */
-export function loadMoveLog(db: Db, gameId: number): { deals: string[][]; actions: string[] } {
-  const deals = db
-    .select({ layout: gameDeals.layout })
-    .from(gameDeals)
-    .where(eq(gameDeals.gameId, gameId))
-    .orderBy(asc(gameDeals.k))
-    .all()
-    .map((deal) => deal.layout);
-  const actions = db
-    .select({ action: gameActions.action })
-    .from(gameActions)
-    .where(eq(gameActions.gameId, gameId))
-    .orderBy(asc(gameActions.index))
-    .all()
-    .map((row) => row.action);
-  return { deals, actions };
 }

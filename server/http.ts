@@ -1,13 +1,13 @@
 import type { ZodType, z } from 'zod';
 import type { ErrorCode } from '../contract/index.js';
-import { describeZodError, HttpError } from './errors.js';
+import { describeZodError, Refusal } from './errors.js';
 
 /** Reads a part of a request with its zod schema, or answers 400 `code` naming the field and the rule. */
 function parseWith<S extends ZodType>(code: ErrorCode, schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
   const { field, message } = describeZodError(parsed.error);
-  throw new HttpError(400, code, message, field);
+  throw new Refusal(code, message, field === undefined ? {} : { field });
 }
 
 /** A JSON body, or 400 `invalid-body`. */

@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { PlayerView, ServerMessage } from '../contract/index.js';
+import type { Transport } from './ports.js';
 
 /** A connected socket and what it is subscribed to. `player` is null for an anonymous spectator. */
 export interface Peer {
@@ -16,7 +17,7 @@ const MAX_BUFFERED_BYTES = 1 << 20;
  * Who is connected and what they watch: sends a message to a player's sockets (every tab) or
  * to a race's watchers, serialising it once.
  */
-export class Hub {
+export class Hub implements Transport {
   private readonly byPlayer = new Map<number, Set<Peer>>();
   private readonly byRace = new Map<string, Set<Peer>>();
   private readonly presenceListeners: ((playerId: number, connected: boolean) => void)[] = [];

@@ -15,9 +15,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import { transaction, type Db, type Transaction } from './db/index.js';
 import { games, players, raceEntries, races } from './db/schema.js';
-import { HttpError } from './errors.js';
+import { Refusal } from './errors.js';
 import type { GameService } from './games.js';
-import type { Hub } from './hub.js';
+import type { Transport } from './ports.js';
 import type { ClosedReason, PlayerView, RaceEvent } from '../contract/index.js';
 
 export interface LifecycleRules {
@@ -51,14 +51,14 @@ export class RaceLifecycle {
   constructor(
     private readonly db: Db,
     private readonly games: GameService,
-    private readonly hub: Hub,
+    private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     readonly rules: LifecycleRules,
     private readonly announcer: RaceAnnouncer,
   ) {
     this.transaction = transaction(db);
-    hub.onPresence((playerId, connected) => this.presenceChanged(playerId, connected));
+    transport.onPresence((playerId, connected) => this.presenceChanged(playerId, connected));
   }
 
   /** After a restart nobody is connected: everyone with something at stake is gone from now (or from when they left, if stored). */
@@ -72,7 +72,7 @@ export class RaceLifecycle {
       .where(inArray(races.state, [...LIVE_STATES]))
       .all();
     for (const entry of entries) {
-      if (this.hub.isConnected(entry.playerId)) continue;
+      if (this.transport.isConnected(entry.playerId)) continue;
       const since = entry.goneSince ?? now;
       if (entry.goneSince === null) this.setGoneSince(entry.raceId, entry.playerId, since);
       this.armGrace(entry.raceId, entry.playerId, since);
@@ -88,7 +88,7 @@ export class RaceLifecycle {
   /** A racer was just seated (created or joined): without a socket their grace period starts now. */
   seated(race: RaceRow, playerId: number): void {
     if (race.state === 'lobby' && !this.lobbyTimers.has(race.id)) this.armLobbyLimit(race);
-    if (this.hub.isConnected(playerId)) return;
+    if (this.transport.isConnected(playerId)) return;
     const now = this.clock.now();
     this.setGoneSince(race.id, playerId, now);
     this.armGrace(race.id, playerId, now);
@@ -109,16 +109,16 @@ export class RaceLifecycle {
 
   /** The creator removes a racer from the lobby. */
   kick(creator: PlayerView, race: RaceRow, playerId: number): void {
-    if (race.creatorId !== creator.id) throw new HttpError(403, 'not-creator', 'only the creator of the race can remove a racer');
+    if (race.creatorId !== creator.id) throw new Refusal('not-creator', 'only the creator of the race can remove a racer');
     this.mustBeLobby(race, 'remove racers from');
-    if (playerId === creator.id) throw new HttpError(409, 'cannot-kick-self', 'you cannot remove yourself: leave the race instead', 'playerId');
+    if (playerId === creator.id) throw new Refusal('cannot-kick-self', 'you cannot remove yourself: leave the race instead', { field: 'playerId' });
     this.mustBeSeated(race, playerId, `player ${playerId} has no seat in race ${race.code}`, 'playerId');
     this.unseat(race, this.playerOf(playerId), 'kicked');
   }
 
   /** The creator cancels the lobby: nobody can join or start it any more. */
   cancel(creator: PlayerView, race: RaceRow): void {
-    if (race.creatorId !== creator.id) throw new HttpError(403, 'not-creator', 'only the creator of the race can cancel it');
+    if (race.creatorId !== creator.id) throw new Refusal('not-creator', 'only the creator of the race can cancel it');
     this.mustBeLobby(race, 'cancel');
     this.closeLobby(race, 'cancelled', creator);
   }
@@ -168,7 +168,7 @@ export class RaceLifecycle {
 
   /** A grace period ran out: unless the racer came back, their seat or their game ends. */
   private graceOver(raceId: number, playerId: number): void {
-    if (this.games.closing || this.hub.isConnected(playerId)) return;
+    if (this.games.closing || this.transport.isConnected(playerId)) return;
     const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
     const entry = this.db
       .select()
@@ -259,8 +259,8 @@ export class RaceLifecycle {
   }
 
   private mustBeLobby(race: RaceRow, what: string): void {
-    if (race.state === 'closed') throw new HttpError(409, 'race-closed', `race ${race.code} is closed (${race.closedReason})`);
-    if (race.state !== 'lobby') throw new HttpError(409, 'not-in-lobby', `race ${race.code} has started: you cannot ${what} it any more`);
+    if (race.state === 'closed') throw new Refusal('race-closed', `race ${race.code} is closed (${race.closedReason})`);
+    if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${race.code} has started: you cannot ${what} it any more`);
   }
 
   private mustBeSeated(race: RaceRow, playerId: number, message: string, field?: string): void {
@@ -269,7 +269,7 @@ export class RaceLifecycle {
       .from(raceEntries)
       .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, playerId)))
       .get();
-    if (!entry) throw new HttpError(409, 'not-seated', message, field);
+    if (!entry) throw new Refusal('not-seated', message, field === undefined ? {} : { field });
   }
 
   private playerOf(playerId: number): PlayerView {

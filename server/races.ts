@@ -20,9 +20,9 @@ import type { Clock } from './clock.js';
 import { Coalescer } from './coalescer.js';
 import { noteStorageFailure, STORAGE_RETRY_MS, transaction, type Db, type Transaction } from './db/index.js';
 import { games, players, raceEntries, races } from './db/schema.js';
-import { HttpError } from './errors.js';
+import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
-import type { Hub } from './hub.js';
+import type { Transport } from './ports.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { presenceOf } from './presence.js';
 import { rankStandings, type Finisher } from './standings.js';
@@ -73,7 +73,7 @@ export class RaceService {
   constructor(
     private readonly db: Db,
     private readonly games: GameService,
-    private readonly hub: Hub,
+    private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly timing: RaceTiming,
@@ -81,9 +81,9 @@ export class RaceService {
     this.transaction = transaction(db);
     this.progress = new Coalescer(clock, timing.progressIntervalMs, (code, changed) => this.sendProgress(code, changed));
     games.onChange((game) => this.gameChanged(game, game.state !== 'playing'));
-    hub.onPresence((playerId) => this.presenceChanged(playerId));
+    transport.onPresence((playerId) => this.presenceChanged(playerId));
     // After the listener above: a leaver's progress goes before the race view that shows them reconnecting.
-    this.lifecycle = new RaceLifecycle(db, games, hub, clock, log, timing, this);
+    this.lifecycle = new RaceLifecycle(db, games, transport, clock, log, timing, this);
   }
 
   /** After a restart: re-arm countdowns and finish races whose last game ended unseen. */
@@ -138,8 +138,8 @@ export class RaceService {
       .all();
     if (seated.some((entry) => entry.playerId === player.id)) return this.view(code)!;
     if (race.state === 'closed') throw closedError(race);
-    if (race.state !== 'lobby') throw new HttpError(409, 'race-started', `race ${code} has started: you can watch it`);
-    if (seated.length >= race.seats) throw new HttpError(409, 'race-full', `race ${code} is full (${race.seats} seats): you can watch it`);
+    if (race.state !== 'lobby') throw new Refusal('race-started', `race ${code} has started: you can watch it`);
+    if (seated.length >= race.seats) throw new Refusal('race-full', `race ${code} is full (${race.seats} seats): you can watch it`);
     this.db
       .insert(raceEntries)
       // After the last seat taken, whoever left before: seat order stays join order.
@@ -152,10 +152,10 @@ export class RaceService {
   start(player: PlayerView, code: string): RaceView {
     const race = this.mustFind(code);
     if (race.state === 'closed') throw closedError(race);
-    if (race.creatorId !== player.id) throw new HttpError(403, 'not-creator', 'only the player who created the race can start it');
-    if (race.state !== 'lobby') throw new HttpError(409, 'not-in-lobby', `race ${code} has already started`);
+    if (race.creatorId !== player.id) throw new Refusal('not-creator', 'only the player who created the race can start it');
+    if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${code} has already started`);
     const [seated] = this.db.select({ n: count() }).from(raceEntries).where(eq(raceEntries.raceId, race.id)).all();
-    if (seated!.n < 2) throw new HttpError(409, 'not-enough-racers', 'a race needs at least 2 racers: share the link first');
+    if (seated!.n < 2) throw new Refusal('not-enough-racers', 'a race needs at least 2 racers: share the link first');
     const startsAt = this.clock.now() + this.timing.countdownMs;
     this.db.update(races).set({ state: 'countdown', startsAt }).where(eq(races.id, race.id)).run();
     this.lifecycle.started(race.id);
@@ -171,13 +171,13 @@ export class RaceService {
    */
   rematch(player: PlayerView, code: string, answer: 'accept' | 'decline'): RaceView {
     const race = this.mustFind(code);
-    if (race.state !== 'finished') throw new HttpError(409, 'not-finished', `race ${code} is not finished: a rematch is offered on its standings`);
+    if (race.state !== 'finished') throw new Refusal('not-finished', `race ${code} is not finished: a rematch is offered on its standings`);
     const entry = this.db
       .select({ playerId: raceEntries.playerId })
       .from(raceEntries)
       .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, player.id)))
       .get();
-    if (!entry) throw new HttpError(403, 'not-a-racer', `you did not race in ${code}: only its racers can ask for a rematch`);
+    if (!entry) throw new Refusal('not-a-racer', `you did not race in ${code}: only its racers can ask for a rematch`);
     const next = this.db.select().from(races).where(eq(races.rematchOf, race.id)).get();
     if (answer === 'accept') {
       if (!next) {
@@ -233,7 +233,7 @@ export class RaceService {
     const racers = entries.map(({ id, name, seat, goneSince }) => {
       const game = rows.find((row) => row.playerId === id);
       const stakes = live && (game === undefined || game.status === 'playing');
-      const facts = { connected: this.hub.isConnected(id), goneSince, stakes, abandoned: game?.status === 'abandoned' };
+      const facts = { connected: this.transport.isConnected(id), goneSince, stakes, abandoned: game?.status === 'abandoned' };
       return { id, name, seat, presence: presenceOf(facts, this.timing.graceMs) };
     });
     return {
@@ -355,7 +355,7 @@ export class RaceService {
       })),
       () => this.db.update(races).set({ state: 'running', capAt }).where(eq(races.id, raceId)).run(),
     );
-    for (const game of dealt) this.hub.toPlayer(game.playerId, this.games.snapshot(game, race.code));
+    for (const game of dealt) this.transport.toPlayer(game.playerId, this.games.snapshot(game, race.code));
     this.broadcastView(race.code);
   }
 
@@ -383,7 +383,7 @@ export class RaceService {
   private sendProgress(code: string, changed: readonly LiveGame[]): void {
     for (const game of changed) {
       try {
-        this.hub.toRace(code, { type: 'progress', code, progress: this.progressOf(factsOf(game), this.nameOf(game.playerId)) });
+        this.transport.toRace(code, { type: 'progress', code, progress: this.progressOf(factsOf(game), this.nameOf(game.playerId)) });
       } catch (error) {
         this.log.error({ err: error, gameId: game.id }, 'cannot send race progress');
       }
@@ -419,7 +419,7 @@ export class RaceService {
   }
 
   private progressOf(game: GameFacts, name: string): ProgressView {
-    const disconnected = game.status === 'playing' && !this.hub.isConnected(game.playerId);
+    const disconnected = game.status === 'playing' && !this.transport.isConnected(game.playerId);
     return {
       playerId: game.playerId,
       name,
@@ -445,14 +445,14 @@ export class RaceService {
   /** Tells a race's watchers what happened to its seats (the new view follows). */
   announce(code: string, event: RaceEvent): void {
     this.progress.flush(code);
-    this.hub.toRace(code, { type: 'race-event', code, event });
+    this.transport.toRace(code, { type: 'race-event', code, event });
   }
 
   broadcastView(code: string): RaceView {
     // No progress may arrive after the race view that already holds it.
     this.progress.flush(code);
     const view = this.view(code)!;
-    this.hub.toRace(code, { type: 'race', race: view, serverTime: this.clock.now() });
+    this.transport.toRace(code, { type: 'race', race: view, serverTime: this.clock.now() });
     return view;
   }
 
@@ -462,7 +462,7 @@ export class RaceService {
 
   mustFind(code: string): RaceRow {
     const race = this.find(code);
-    if (!race) throw new HttpError(404, 'unknown-race', `there is no race ${code}`);
+    if (!race) throw new Refusal('unknown-race', `there is no race ${code}`);
     return race;
   }
 
@@ -481,8 +481,8 @@ const CLOSED_WORDS = {
   empty: 'everyone left it',
 } as const;
 
-const closedError = (race: RaceRow): HttpError =>
-  new HttpError(409, 'race-closed', `race ${race.code} is closed: ${CLOSED_WORDS[race.closedReason ?? 'empty']}`);
+const closedError = (race: RaceRow): Refusal =>
+  new Refusal('race-closed', `race ${race.code} is closed: ${CLOSED_WORDS[race.closedReason ?? 'empty']}`);
 
 const finisherOf = (game: typeof games.$inferSelect, name: string): Finisher => ({
   playerId: game.playerId,

@@ -11,7 +11,7 @@ import type { GameSummary, HistoryView, Page, PlayerView } from '../contract/ind
 import type { DailyService } from './daily.js';
 import type { Db } from './db/index.js';
 import { games, players, raceEntries, races } from './db/schema.js';
-import { HttpError } from './errors.js';
+import { Refusal } from './errors.js';
 import { storedLayout, type GameService } from './games.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -68,9 +68,9 @@ export class ReplayService {
     const revealed = this.revealed(row);
     if (viewer?.id !== game.playerId) {
       if (game.status === 'playing') {
-        throw new HttpError(403, 'game-in-progress', `game ${id} is still being played: until it ends only its player may see its moves`);
+        throw new Refusal('game-in-progress', `game ${id} is still being played: until it ends only its player may see its moves`);
       }
-      if (!revealed) throw new HttpError(403, 'record-hidden', this.hiddenBecause(row));
+      if (!revealed) throw new Refusal('record-hidden', this.hiddenBecause(row));
     }
     const live = this.gameService.get(id)!;
     const record = makeRecord({
@@ -95,7 +95,7 @@ export class ReplayService {
   /** The stored row of a game, first ending it if its deadline has passed unseen. */
   private row(id: number): SummaryRow {
     const row = this.query.one.get({ id });
-    if (!row) throw new HttpError(404, 'unknown-game', `there is no game ${id}`, 'id');
+    if (!row) throw new Refusal('unknown-game', `there is no game ${id}`, { field: 'id' });
     if (row.game.status !== 'playing') return row;
     const live = this.gameService.get(id)!;
     this.gameService.expireIfDue(live);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
-import { HttpError } from '../errors.js';
+import { Refusal } from '../errors.js';
 
 /** Vite names what it builds after its content (`index-BneJyTNs.js`): such a file never changes. */
 const HASHED_ASSET = /-[\w-]{8,}\.\w+$/;
@@ -37,7 +37,7 @@ export default fp<{ clientDir: string | null }>(
       const path = request.url.split('?')[0]!;
       const api = path === '/api' || path.startsWith('/api/') || path === '/ws';
       if (hasClient && !api && (request.method === 'GET' || request.method === 'HEAD')) return reply.sendFile('index.html');
-      throw new HttpError(404, 'not-found', `no route ${request.method} ${path}`);
+      throw new Refusal('not-found', `no route ${request.method} ${path}`);
     });
   },
   { name: 'client' },

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { createPlayerBody, type CreatePlayerAnswer, type MeAnswer, type PlayerView } from '../../contract/index.js';
 import type { Db } from '../db/index.js';
 import { players } from '../db/schema.js';
-import { HttpError } from '../errors.js';
+import { Refusal } from '../errors.js';
 import { parseBody } from '../http.js';
 
 declare module 'fastify' {
@@ -25,7 +25,7 @@ export function playerByToken(db: Db, token: string): PlayerView | undefined {
 
 /** The authenticated player of a request, or a 401. */
 export function currentPlayer(request: FastifyRequest): PlayerView {
-  if (!request.player) throw new HttpError(401, 'unauthorized', 'sign in first: send "Authorization: Bearer TOKEN"');
+  if (!request.player) throw new Refusal('unauthorized', 'sign in first: send "Authorization: Bearer TOKEN"');
   return request.player;
 }
 
@@ -40,7 +40,7 @@ export default fp(
       if (header === undefined) return;
       const token = BEARER.exec(header)?.[1];
       const player = token === undefined ? undefined : playerByToken(app.db, token);
-      if (!player) throw new HttpError(401, 'unauthorized', 'the token is not valid: create a player again');
+      if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again');
       request.player = player;
     });
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { createRaceBody, kickBody, raceCode, rematchBody, type RaceAnswer } from '../../contract/index.js';
-import { HttpError } from '../errors.js';
+import { Refusal } from '../errors.js';
 import { parseBody } from '../http.js';
 import { RaceService, type RaceTiming } from '../races.js';
 import { currentPlayer } from './players.js';
@@ -17,7 +17,7 @@ interface CodeParams {
 
 function codeOf(params: CodeParams): string {
   const code = raceCode.safeParse(params.code);
-  if (!code.success) throw new HttpError(400, 'invalid-code', `"${params.code}" is not a race code (6 letters or digits)`, 'code');
+  if (!code.success) throw new Refusal('invalid-code', `"${params.code}" is not a race code (6 letters or digits)`, { field: 'code' });
   return code.data;
 }
 
@@ -39,7 +39,7 @@ export default fp<RaceTiming>(
 
     app.get<{ Params: CodeParams }>('/api/races/:code', async (request): Promise<RaceAnswer> => {
       const race = races.view(codeOf(request.params));
-      if (!race) throw new HttpError(404, 'unknown-race', `there is no race ${request.params.code}`);
+      if (!race) throw new Refusal('unknown-race', `there is no race ${request.params.code}`);
       return { race };
     });
 

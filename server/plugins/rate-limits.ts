@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { HttpError } from '../errors.js';
+import { Refusal } from '../errors.js';
 
 export interface RateLimit {
   /** Requests allowed per address... */
@@ -46,7 +46,7 @@ export default fp<{ limits: RateLimits }>(
     await app.register(rateLimit, {
       global: false,
       errorResponseBuilder: (_request, context) =>
-        new HttpError(429, 'rate-limited', `too many requests from your address: at most ${context.max} here per ${context.after}; retry after that`),
+        new Refusal('rate-limited', `too many requests from your address: at most ${context.max} here per ${context.after}; retry after that`),
     });
     const hooks = new Map<string, onRequestHookHandler>(
       Object.entries(LIMITED_ROUTES).map(([route, name]) => {
@@ -74,7 +74,7 @@ function capSockets(cap: number): onRequestHookHandler {
     if (connection[counted]) return;
     const address = request.ip;
     const count = open.get(address) ?? 0;
-    if (count >= cap) throw new HttpError(429, 'too-many-sockets', `at most ${cap} open websockets per address: close one first`);
+    if (count >= cap) throw new Refusal('too-many-sockets', `at most ${cap} open websockets per address: close one first`);
     open.set(address, count + 1);
     connection[counted] = true;
     connection.once('close', () => {

@@ -4,8 +4,9 @@ import fp from 'fastify-plugin';
 import type { RawData, WebSocket } from 'ws';
 import { CLIENT_MESSAGE_TYPES, clientMessage, type ClientMessage, type ServerMessageOf } from '../../contract/index.js';
 import { noteStorageFailure } from '../db/index.js';
-import { describeZodError, HttpError, type Refusal } from '../errors.js';
+import { describeZodError, Refusal } from '../errors.js';
 import { send, type Peer } from '../hub.js';
+import type { Pending } from '../ports.js';
 import { playerByToken } from './players.js';
 
 export interface SocketLimits {
@@ -94,7 +95,7 @@ export default fp<{ limits: SocketLimits }>(
       const token = request.query.token;
       if (token === undefined) return;
       const player = playerByToken(app.db, token);
-      if (!player) throw new HttpError(401, 'unauthorized', 'the token is not valid: create a player again', 'token');
+      if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again', { field: 'token' });
       request.player = player;
     }
 
@@ -107,8 +108,7 @@ export default fp<{ limits: SocketLimits }>(
         try {
           onFrame(data, isBinary);
         } catch (error) {
-          log.error({ err: error }, 'websocket frame handling failed');
-          reply({ code: 'internal', message: 'the server failed on this message; nothing was applied' });
+          failed(error);
         }
       });
       socket.on('pong', () => ((socket as WebSocket & { lucieAlive?: boolean }).lucieAlive = true));
@@ -123,6 +123,10 @@ export default fp<{ limits: SocketLimits }>(
       send(socket, { type: 'welcome', player: peer.player, serverTime: app.clock.now() });
 
       const reply = (fields: ErrorFields) => send(socket, { type: 'error', ...fields });
+      const failed = (error: unknown) => {
+        log.error({ err: error }, 'websocket frame handling failed');
+        reply({ code: 'internal', message: 'the server failed on this message; nothing was applied' });
+      };
 
       function onFrame(data: RawData, isBinary: boolean): void {
         if (!bucket.take(app.clock.now())) {
@@ -160,38 +164,45 @@ export default fp<{ limits: SocketLimits }>(
         if (!parsed.success) {
           return reply({ code: 'bad-message', ...describeZodError(parsed.error), ...(type && { request: type }) });
         }
-        const refusal = handleOrRefuse(parsed.data);
-        if (refusal) {
-          const message = parsed.data;
+        const message = parsed.data;
+        const refuse = (refusal: Refusal | undefined) => {
+          if (!refusal) return;
           reply({
-            ...refusal,
+            code: refusal.code,
+            message: refusal.message,
+            ...(refusal.field !== undefined && { field: refusal.field }),
+            ...(refusal.nextIndex !== undefined && { nextIndex: refusal.nextIndex }),
             request: message.type,
             ...('gameId' in message && { gameId: message.gameId }),
             ...('index' in message && { index: message.index }),
           });
-        }
+        };
+        // A store that answers later (not SQLite) settles the message then, in the game's order.
+        const outcome = handleOrRefuse(message);
+        if (outcome instanceof Promise) outcome.then(refuse, failed);
+        else refuse(outcome);
       }
 
       /** A storage failure is the player's to retry, not a server fault: the write was rolled back. */
-      function handleOrRefuse(message: ClientMessage): Refusal | undefined {
+      function handleOrRefuse(message: ClientMessage): Pending<Refusal | undefined> {
         try {
           return handle(message);
         } catch (error) {
           const code = noteStorageFailure(app.db, error);
           if (code === undefined) throw error;
           log.warn({ err: error, code, request: message.type }, 'storage failure: message refused, nothing changed');
-          return { code: 'storage-unavailable', message: `the database cannot store this now (${code}): nothing changed, send it again in a moment` };
+          return new Refusal('storage-unavailable', `the database cannot store this now (${code}): nothing changed, send it again in a moment`);
         }
       }
 
-      function handle(message: ClientMessage): Refusal | undefined {
+      function handle(message: ClientMessage): Pending<Refusal | undefined> {
         switch (message.type) {
           case 'ping':
             send(socket, { type: 'pong', serverTime: app.clock.now() });
             return undefined;
           case 'watch': {
             const race = app.races.view(message.code);
-            if (!race) return { code: 'unknown-race', field: 'code', message: `there is no race ${message.code}` };
+            if (!race) return new Refusal('unknown-race', `there is no race ${message.code}`, { field: 'code' });
             app.hub.watch(peer, message.code);
             send(socket, { type: 'race', race, serverTime: app.clock.now() });
             const game = peer.player && app.races.gameOf(message.code, peer.player.id);
@@ -203,7 +214,7 @@ export default fp<{ limits: SocketLimits }>(
             return undefined;
         }
         const player = peer.player;
-        if (!player) return { code: 'unauthorized', field: 'token', message: 'spectators cannot play: open the socket with a player token' };
+        if (!player) return new Refusal('unauthorized', 'spectators cannot play: open the socket with a player token', { field: 'token' });
         switch (message.type) {
           case 'action':
             return app.games.play(player, message);
@@ -211,7 +222,7 @@ export default fp<{ limits: SocketLimits }>(
             return app.games.resign(player, message.gameId);
           case 'resync': {
             const answer = app.games.resync(player, message.gameId, message.lastIndex, (game) => app.races.codeOf(game));
-            if ('code' in answer) return answer;
+            if (answer instanceof Refusal) return answer;
             send(socket, answer);
             return undefined;
           }

@@ -88,6 +88,8 @@ describe('storage failures', () => {
     expect(server.app.games.get(mirror.gameId)!.actions).toHaveLength(1);
     unlock();
     expect(stored()).toEqual(before);
+    // Right after a lock the server refuses moves untried for a moment (no busy wait per move).
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const ack = await play(a, mirror, mirror.choose()!);
     expect(ack).toMatchObject({ index: 1, action });
     expect(stored()).toEqual([...before, `1:${action}`]);

@@ -1,19 +1,9 @@
 import { and, eq } from 'drizzle-orm';
+import type { MoveWrite } from '../../ports.js';
 import type { PgDb } from './index.js';
 import { gameActions } from './schema.js';
 
-/** What a stored move changes besides the log: the game's counts, its result when it ends, a new deal. */
-export interface MoveWrite {
-  gameId: number;
-  index: number;
-  action: string;
-  at: number;
-  /** Set on a redeal: the layout dealt, stored as deal `k`. */
-  deal?: { k: number; layout: string[] };
-  counts: { foundations: number; redealsUsed: number; moves: number };
-  /** Set when the move ends the game. */
-  result?: { status: 'won' | 'out-of-moves'; finishedAt: number; rankKey: number };
-}
+export type { MoveWrite };
 
 /** Stored, or refused because another instance stored `stored` at that index first. */
 export type MoveOutcome = { stored: true } | { stored: false; conflict: string };

@@ -1,0 +1,134 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { GameEnd, GameStore, MoveLog, MoveWrite, NewGameRow, StoredGame } from '../ports.js';
+import { noteStorageFailure, transaction, type Db, type Transaction } from './index.js';
+import { gameActions, gameDeals, games } from './schema.js';
+
+/**
+ * The game store on SQLite: every write is one synchronous transaction, committed (in the WAL)
+ * when the call returns, so the game service acknowledges a move in the same turn.
+ */
+export class SqliteGameStore implements GameStore {
+  /** The move's writes, prepared once: building SQL per move would cost more than writing it. */
+  private readonly statements;
+  private readonly transaction: Transaction;
+
+  constructor(private readonly db: Db) {
+    this.transaction = transaction(db);
+    const id = sql.placeholder('gameId');
+    const value = (name: string) => sql`${sql.placeholder(name)}`;
+    this.statements = {
+      action: db
+        .insert(gameActions)
+        .values({ gameId: id, index: sql.placeholder('index'), action: sql.placeholder('action'), at: sql.placeholder('at') })
+        .prepare(),
+      deal: db.insert(gameDeals).values({ gameId: id, k: sql.placeholder('k'), layout: sql.placeholder('layout') }).prepare(),
+      // A move that leaves the game playing changes only its counts: writing the unchanged status
+      // again would rewrite the `games_playing` index too, one more page in every commit.
+      progress: db
+        .update(games)
+        .set({ foundations: value('foundations'), redealsUsed: value('redealsUsed'), moves: value('moves') })
+        .where(eq(games.id, id))
+        .prepare(),
+      result: db
+        .update(games)
+        .set({
+          foundations: value('foundations'),
+          redealsUsed: value('redealsUsed'),
+          moves: value('moves'),
+          status: value('status'),
+          finishedAt: value('finishedAt'),
+          rankKey: value('rankKey'),
+        })
+        .where(eq(games.id, id))
+        .prepare(),
+    };
+  }
+
+  createGames(rows: readonly NewGameRow[], alongside?: () => void): number[] {
+    return this.transaction(() => {
+      const ids = rows.map(({ layout, ...row }) => {
+        const { id } = this.db
+          .insert(games)
+          .values({ ...row, status: 'playing' })
+          .returning({ id: games.id })
+          .get();
+        this.db.insert(gameDeals).values({ gameId: id, k: 0, layout }).run();
+        return id;
+      });
+      alongside?.();
+      return ids;
+    });
+  }
+
+  loadGame(id: number): StoredGame | undefined {
+    return this.db
+      .select({
+        id: games.id,
+        kind: games.kind,
+        playerId: games.playerId,
+        raceId: games.raceId,
+        variant: games.variant,
+        seed: games.seed,
+        status: games.status,
+        startedAt: games.startedAt,
+        deadline: games.deadline,
+        finishedAt: games.finishedAt,
+      })
+      .from(games)
+      .where(eq(games.id, id))
+      .get();
+  }
+
+  loadMoveLog(id: number): MoveLog {
+    return loadMoveLog(this.db, id);
+  }
+
+  playingGameIds(): number[] {
+    return this.db
+      .select({ id: games.id })
+      .from(games)
+      .where(eq(games.status, 'playing'))
+      .all()
+      .map((row) => row.id);
+  }
+
+  appendMove({ gameId, index, action, at, deal, counts, result }: MoveWrite): void {
+    this.transaction(() => {
+      this.statements.action.run({ gameId, index, action, at });
+      if (deal) this.statements.deal.run({ gameId, k: deal.k, layout: deal.layout });
+      if (result) this.statements.result.run({ gameId, ...counts, ...result });
+      else this.statements.progress.run({ gameId, ...counts });
+    });
+  }
+
+  storageFailure(error: unknown): string | undefined {
+    return noteStorageFailure(this.db, error);
+  }
+
+  endGame({ gameId, status, finishedAt, rankKey }: GameEnd): void {
+    this.db
+      .update(games)
+      .set({ status, finishedAt, rankKey })
+      .where(and(eq(games.id, gameId), eq(games.status, 'playing')))
+      .run();
+  }
+}
+
+/** A game's stored move log, read straight from the database (also for tools and benchmarks). */
+export function loadMoveLog(db: Db, gameId: number): MoveLog {
+  const deals = db
+    .select({ layout: gameDeals.layout })
+    .from(gameDeals)
+    .where(eq(gameDeals.gameId, gameId))
+    .orderBy(asc(gameDeals.k))
+    .all()
+    .map((deal) => deal.layout);
+  const actions = db
+    .select({ action: gameActions.action })
+    .from(gameActions)
+    .where(eq(gameActions.gameId, gameId))
+    .orderBy(asc(gameActions.index))
+    .all()
+    .map((row) => row.action);
+  return { deals, actions };
+}

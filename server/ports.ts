@@ -1,0 +1,101 @@
+/**
+ * The game service's two seams. Storage: where games and their move logs are kept (SQLite by
+ * default: server/db/game-store.ts). Transport: who hears about a change (the socket hub:
+ * server/hub.ts; across instances, a message bus). The service owns the game logic and the
+ * order of a game's moves; adapters only store and deliver.
+ */
+import type { EndState, GameKind, GameState, ServerMessage } from '../contract/index.js';
+import type { VariantId } from '../shared/index.js';
+
+/**
+ * A value now (a synchronous adapter such as SQLite) or later (a networked one). The service
+ * continues at once on a plain value, so the synchronous path never waits for a microtask.
+ */
+export type Pending<T> = T | Promise<T>;
+
+/** A game as stored, before its move log is read. */
+export interface StoredGame {
+  readonly id: number;
+  readonly kind: GameKind;
+  readonly playerId: number;
+  readonly raceId: number | null;
+  readonly variant: VariantId;
+  readonly seed: string;
+  readonly status: GameState;
+  readonly startedAt: number;
+  readonly deadline: number | null;
+  readonly finishedAt: number | null;
+}
+
+/** What a new game is stored with: its first deal and its counts. */
+export interface NewGameRow {
+  readonly kind: GameKind;
+  readonly playerId: number;
+  readonly raceId: number | null;
+  readonly day: string | null;
+  readonly variant: VariantId;
+  readonly seed: string;
+  readonly startedAt: number;
+  readonly deadline: number | null;
+  readonly foundations: number;
+  /** makeLayout strings of deal 0. */
+  readonly layout: string[];
+}
+
+/** One move as stored: the log row, the deal of a redeal, the game's counts, its result when the move ends it. */
+export interface MoveWrite {
+  readonly gameId: number;
+  readonly index: number;
+  readonly action: string;
+  readonly at: number;
+  /** Set on a redeal: the layout dealt, stored as deal `k`. */
+  readonly deal?: { readonly k: number; readonly layout: string[] };
+  readonly counts: { readonly foundations: number; readonly redealsUsed: number; readonly moves: number };
+  /** Set when the move ends the game. */
+  readonly result?: { readonly status: 'won' | 'out-of-moves'; readonly finishedAt: number; readonly rankKey: number };
+}
+
+/** A game ended without a move (resigned, timed out); stored only if it is still playing. */
+export interface GameEnd {
+  readonly gameId: number;
+  readonly status: EndState;
+  readonly finishedAt: number;
+  readonly rankKey: number;
+}
+
+/** A game's move log: every dealt layout (makeLayout strings, k = 0 first) and the actions in order. */
+export interface MoveLog {
+  deals: string[][];
+  actions: string[];
+}
+
+/**
+ * Where the game service keeps games. Writes may be asynchronous: the service never has two
+ * writes of one game in flight, applies a move to memory only once its write has resolved, and
+ * acknowledges it only then; a rejected write changes nothing and is reported to the player.
+ * The reads and the creation are made at load and deal time, off the move path.
+ */
+export interface GameStore {
+  /** Stores new games and their first deals in one transaction with `alongside` (a race marked running); their ids in order. */
+  createGames(rows: readonly NewGameRow[], alongside?: () => void): number[];
+  loadGame(id: number): StoredGame | undefined;
+  loadMoveLog(id: number): MoveLog;
+  /** Ids of every game still playing (loaded at start). */
+  playingGameIds(): number[];
+  /** The move path: durable once it resolves. */
+  appendMove(move: MoveWrite): Pending<void>;
+  endGame(end: GameEnd): Pending<void>;
+  /** The storage's own reason (`SQLITE_FULL`, a lost connection) when `error` is a failure to store that a retry may cure; undefined for a fault. */
+  storageFailure(error: unknown): string | undefined;
+}
+
+/** Who hears about games and races: a player's sockets (every tab) and a race's watchers. */
+export interface Transport {
+  toPlayer(playerId: number, message: ServerMessage): void;
+  /** As toPlayer, written at once rather than with the rest of this turn's frames: for acks, which a player waits on. */
+  toPlayerNow(playerId: number, message: ServerMessage): void;
+  toRace(code: string, message: ServerMessage): void;
+  isConnected(playerId: number): boolean;
+  /** `listener` is told when a player's first socket opens or last socket closes. */
+  onPresence(listener: (playerId: number, connected: boolean) => void): void;
+}
