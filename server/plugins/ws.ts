@@ -91,15 +91,17 @@ export default fp<{ limits: SocketLimits }>(
     }, HEARTBEAT_MS).unref();
 
     /** The token comes in the query: browsers cannot set headers on a websocket. None: a spectator. */
-    async function authenticate(request: FastifyRequest<{ Querystring: { token?: string } }>) {
+    async function authenticate(request: FastifyRequest<{ Querystring: { token?: string | string[] } }>) {
       const token = request.query.token;
       if (token === undefined) return;
+      // A repeated parameter arrives as an array: one socket speaks for one player.
+      if (typeof token !== 'string') throw new Refusal('invalid-query', 'give the token once', { field: 'token' });
       const player = playerByToken(app.db, token);
       if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again', { field: 'token' });
       request.player = player;
     }
 
-    app.get<{ Querystring: { token?: string } }>('/ws', { websocket: true, preValidation: authenticate }, (socket, request) => {
+    app.get<{ Querystring: { token?: string | string[] } }>('/ws', { websocket: true, preValidation: authenticate }, (socket, request) => {
       const peer: Peer = { socket, player: request.player, watching: new Set() };
       const bucket = new TokenBucket(limits.burst, limits.perSecond, app.clock.now());
       const log = request.log.child({ playerId: peer.player?.id ?? null });

@@ -168,6 +168,13 @@ describe('bad websocket input', () => {
     await unchanged();
   });
 
+  it('a repeated token is a 400 naming the field, not a crash', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/ws?token=a&token=b' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ statusCode: 400, code: 'invalid-query', field: 'token' });
+    await unchanged();
+  });
+
   it('a socket without a token can watch but not act', async () => {
     const spectator = await Client.connect(server.wsBase);
     spectator.send({ type: 'action', gameId: mirrorA.gameId, index: 1, action: makeAction(mirrorA.choose()!) });
