@@ -3,6 +3,9 @@
  * crosses its threshold, so one move in a few hundred paid ~5 ms for everyone's pages. Here a
  * worker thread with its own connection checkpoints (PASSIVE: never takes a lock a commit needs)
  * and the writer, with `journal_size_limit`, truncates the log each time it starts it over.
+ * SQLite's own checkpoint stays armed at the limit: when the worker falls behind a writer that
+ * never yields (a starved core, a synchronous batch), the commit that crosses the limit catches
+ * the log up itself, without waiting for this thread's event loop to hear the worker.
  */
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
@@ -15,7 +18,7 @@ export interface CheckpointLog {
 export interface CheckpointOptions {
   /** How often the worker looks for new frames when it has caught up. */
   intervalMs: number;
-  /** Past this size the main connection runs one blocking TRUNCATE checkpoint (a reader pinned the log, or the worker fell far behind). */
+  /** Past this size a commit checkpoints in line, and the main connection runs one blocking TRUNCATE (a reader pinned the log, or the worker fell far behind). */
   walLimitBytes: number;
 }
 
@@ -37,7 +40,8 @@ export class Checkpointer {
     options: CheckpointOptions,
     private readonly log: CheckpointLog,
   ) {
-    sqlite.pragma('wal_autocheckpoint = 0');
+    const pageBytes = sqlite.pragma('page_size', { simple: true }) as number;
+    sqlite.pragma(`wal_autocheckpoint = ${Math.max(1, Math.floor(options.walLimitBytes / pageBytes))}`);
     this.worker = new Worker(WORKER, { workerData: { file, ...options } });
     // A checkpointer alone must not keep a finished process (a bench, a command) alive.
     this.worker.unref();
