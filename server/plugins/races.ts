@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createRaceBody, kickBody, raceAnswer, raceCodeParams, rematchBody } from '../../contract/index.js';
+import { createRaceBody, kickBody, raceAnswer, raceCodeParams, raceReplayAnswer, rematchBody } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
 import { ERROR_ANSWERS } from '../http.js';
+import { raceReplay } from '../race-replay.js';
 import { RaceService, type RaceTiming } from '../races.js';
 import { currentPlayer } from './players.js';
 
@@ -15,7 +16,7 @@ declare module 'fastify' {
 const answers = { response: { 200: raceAnswer, ...ERROR_ANSWERS } };
 const onRace = { params: raceCodeParams, ...answers };
 
-/** Races over HTTP: create, join, look, start, leave, kick, cancel, rematch. Live play is on the websocket. */
+/** Races over HTTP: create, join, look, start, leave, kick, cancel, rematch, and the replay once finished. Live play is on the websocket. */
 export default fp<RaceTiming>(
   async (app, timing) => {
     const races = new RaceService(app.db, app.games, app.hub, app.clock, app.log, timing);
@@ -36,6 +37,10 @@ export default fp<RaceTiming>(
       if (!race) throw new Refusal('unknown-race', `there is no race ${request.params.code}`);
       return { race };
     });
+
+    api.get('/api/races/:code/replay', { schema: { params: raceCodeParams, response: { 200: raceReplayAnswer, ...ERROR_ANSWERS } } }, async (request) =>
+      raceReplay(app.db, races, request.params.code),
+    );
 
     api.post('/api/races/:code/join', { schema: onRace }, async (request) => ({ race: races.join(currentPlayer(request), request.params.code) }));
 
