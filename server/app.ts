@@ -87,7 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler(errorHandler);
   const routeTable = new RouteTable();
   app.decorate('routeTable', routeTable);
-  app.addHook('onRoute', (route) => routeTable.add(route.method, route.url));
+  app.addHook('onRoute', (route) => routeTable.add(route));
 
   await app.register(openapiPlugin);
   await app.register(securityPlugin);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifySchemaCompiler } from 'fastify';
+import type { FastifyError, FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
 import type { ZodType } from 'zod';
 import { ERROR_STATUS, httpError, type ErrorCode, type HttpError } from '../contract/index.js';
 import { describeZodError, Refusal } from './errors.js';
@@ -68,17 +68,25 @@ export const refusalAnswer = (refusal: Refusal): HttpError => ({
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  pattern: RegExp;
+  schema: FastifySchema | undefined;
+}
+
 /**
- * The routes' paths by method, to tell "no such path" (404) from "not with this method" (405,
- * with `allow`): fastify itself answers both 404.
+ * Every route as declared: its path by method, to tell "no such path" (404) from "not with this
+ * method" (405, with `allow`), which fastify answers alike (404); its schema, for the tests that
+ * hold the OpenAPI document to the routes.
  */
 export class RouteTable {
-  private readonly routes: { method: string; pattern: RegExp }[] = [];
+  readonly routes: RouteEntry[] = [];
 
-  add(methods: string | string[], url: string): void {
+  add({ method, url, schema }: Pick<RouteOptions, 'method' | 'url' | 'schema'>): void {
     const segments = url.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : escapeRegExp(segment)));
     const pattern = new RegExp(`^${segments.join('/')}$`);
-    for (const method of [methods].flat()) this.routes.push({ method, pattern });
+    for (const one of [method].flat()) this.routes.push({ method: one, url, pattern, schema });
   }
 
   /** The methods some route answers at `path`, in the order they were declared. */

@@ -2,6 +2,7 @@ import websocket from '@fastify/websocket';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RawData, WebSocket } from 'ws';
+import { z } from 'zod';
 import { CLIENT_MESSAGE_TYPES, clientMessage, socketQuery, type ClientMessage, type ServerMessageOf } from '../../contract/index.js';
 import { noteStorageFailure } from '../db/index.js';
 import { describeZodError, Refusal } from '../errors.js';
@@ -96,7 +97,10 @@ export default fp<{ limits: SocketLimits }>(
     app.withTypeProvider<ZodTypeProvider>().route({
       method: 'GET',
       url: '/ws',
-      schema: { querystring: socketQuery, response: ERROR_ANSWERS },
+      schema: {
+        querystring: socketQuery,
+        response: { 101: z.null().describe('Switching Protocols: the socket is open, its messages are contract/socket.ts'), ...ERROR_ANSWERS },
+      },
       preHandler: async (request) => {
         const { token } = request.query;
         if (token === undefined) return;
