@@ -30,7 +30,7 @@ export default fp<{ secret?: string }>(
 
     api.post('/api/daily/start', { schema: { response: { 200: dailyStartAnswer, 201: dailyStartAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
       const player = currentPlayer(request);
-      const { day, game, created } = daily.start(player);
+      const { day, game, created } = await daily.start(player);
       reply.code(created ? 201 : 200);
       return { daily: daily.view(day, player), game: app.games.snapshot(game, null) };
     });

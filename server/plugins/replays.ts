@@ -23,7 +23,7 @@ export default fp(
     }));
 
     api.get('/api/games/:id/record', { schema: { params: gameIdParams, response: { 200: recordAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
-      const { record, filename } = replays.record(request.params.id, request.player);
+      const { record, filename } = await replays.record(request.params.id, request.player);
       reply.header('content-disposition', `attachment; filename="${filename}"`);
       return record;
     });
