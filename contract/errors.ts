@@ -39,7 +39,7 @@ export const ERROR_CODES = [
   'not-seated', // leaving a lobby twice, removing someone without a seat
   'cannot-kick-self', // the creator removing themselves (leave instead)
   'race-closed', // joining, starting or cancelling a closed race (the message says why it closed)
-  'not-finished', // a rematch before the standings
+  'not-finished', // a rematch or a race replay before the standings
   'daily-played', // a second attempt at the day's deal
   'game-over', // the game has ended: no more actions
   'illegal-action', // the engine refuses the action (message gives the rule)

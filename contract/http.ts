@@ -218,6 +218,22 @@ export const recordAnswer = z.object({
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** One racer's game in a race replay: every layout dealt and every action with the moment it was stored. */
+export const replayGame = z.object({
+  playerId: z.number().int(),
+  name: z.string(),
+  gameId,
+  state: gameState,
+  /** deals[k]: makeLayout strings of the layout after the k-th redeal (deals[0] the first). */
+  deals: z.array(z.array(z.string())),
+  actions: z.array(z.string()),
+  /** times[i]: when actions[i] was stored, epoch ms (server clock). */
+  times: z.array(z.number()),
+  finishedAt: z.number().nullable(),
+});
+/** `GET /api/races/:code/replay`, only once the race is finished: the race (standings, seed) and each racer's game in seat order. */
+export const raceReplayAnswer = z.object({ race: raceView, games: z.array(replayGame) });
+
 export type HttpError = z.infer<typeof httpError>;
 export type CreatePlayerAnswer = z.infer<typeof createPlayerAnswer>;
 export type MeAnswer = z.infer<typeof meAnswer>;
@@ -235,3 +251,5 @@ export type DailyStartAnswer = z.infer<typeof dailyStartAnswer>;
 export type LeaderboardAnswer = z.infer<typeof leaderboardAnswer>;
 export type GameSummaryAnswer = z.infer<typeof gameSummaryAnswer>;
 export type HistoryAnswer = z.infer<typeof historyAnswer>;
+export type ReplayGame = z.infer<typeof replayGame>;
+export type RaceReplayAnswer = z.infer<typeof raceReplayAnswer>;

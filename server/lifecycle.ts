@@ -17,7 +17,7 @@ import { noteStorageFailure, STORAGE_RETRY_MS, transaction, type Db, type Transa
 import { games, players, raceEntries, races } from './db/schema.js';
 import { Refusal } from './errors.js';
 import type { GameService } from './games.js';
-import type { Transport } from './ports.js';
+import { after, recovering, type Pending, type Transport } from './ports.js';
 import type { ClosedReason, PlayerView, RaceEvent } from '../contract/index.js';
 
 export interface LifecycleRules {
@@ -158,19 +158,20 @@ export class RaceLifecycle {
       id,
       this.clock.setTimer(delayMs, () => {
         this.graceTimers.delete(id);
-        try {
-          this.graceOver(raceId, playerId, since);
-        } catch (error) {
-          const code = noteStorageFailure(this.db, error);
-          this.log.error({ err: error, code, raceId, playerId }, code ? 'cannot store the end of a grace period: retrying' : 'cannot end a grace period');
-          if (code !== undefined) this.armGrace(raceId, playerId, since, STORAGE_RETRY_MS);
-        }
+        recovering(
+          () => this.graceOver(raceId, playerId, since),
+          (error) => {
+            const code = noteStorageFailure(this.db, error);
+            this.log.error({ err: error, code, raceId, playerId }, code ? 'cannot store the end of a grace period: retrying' : 'cannot end a grace period');
+            if (code !== undefined) this.armGrace(raceId, playerId, since, STORAGE_RETRY_MS);
+          },
+        );
       }),
     );
   }
 
   /** A grace period that began at `since` ran out: unless the racer came back, their seat or their game ends. */
-  private graceOver(raceId: number, playerId: number, since: number): void {
+  private graceOver(raceId: number, playerId: number, since: number): Pending<void> {
     if (this.games.closing || this.transport.isConnected(playerId)) return;
     const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
     const entry = this.db
@@ -192,10 +193,12 @@ export class RaceLifecycle {
       .from(games)
       .where(and(eq(games.raceId, raceId), eq(games.playerId, playerId)))
       .get();
-    const game = row && this.games.get(row.id);
-    if (!game || game.state !== 'playing') return;
-    this.announcer.announce(race.code, { kind: 'abandoned', player: this.playerOf(playerId), at: this.clock.now() });
-    this.games.abandon(game, goneSince);
+    if (!row) return;
+    return after(this.games.get(row.id), (game) => {
+      if (!game || game.state !== 'playing') return;
+      this.announcer.announce(race.code, { kind: 'abandoned', player: this.playerOf(playerId), at: this.clock.now() });
+      return this.games.abandon(game, goneSince);
+    });
   }
 
   private armLobbyLimit(race: RaceRow, delayMs = (race.lobbyClosesAt ?? race.createdAt + this.rules.lobbyLimitMs) - this.clock.now()): void {

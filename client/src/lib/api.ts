@@ -10,6 +10,7 @@ import type {
   LeaderboardAnswer,
   MeAnswer,
   RaceAnswer,
+  RaceReplayAnswer,
 } from './contract.js';
 import type { RecordJson } from './engine.js';
 import { forget, identity, remember } from './identity.svelte.js';
@@ -64,6 +65,12 @@ export const joinRace = (code: string): Promise<RaceAnswer> => request('POST', `
 export const startRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/start`, {});
 export const leaveRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/leave`, {});
 export const cancelRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/cancel`, {});
+/** A finished race's boards and moves with their times (refused with `not-finished` before). */
+export const getRaceReplay = (code: string): Promise<RaceReplayAnswer> => request('GET', `/api/races/${encodeURIComponent(code)}/replay`);
+export const kickRacer = (code: string, playerId: number): Promise<RaceAnswer> =>
+  request('POST', `/api/races/${encodeURIComponent(code)}/kick`, { playerId });
+export const answerRematch = (code: string, answer: 'accept' | 'decline'): Promise<RaceAnswer> =>
+  request('POST', `/api/races/${encodeURIComponent(code)}/rematch`, { answer });
 
 /** Today's daily deal, or the one of `day` (YYYY-MM-DD). */
 export const getDaily = (day?: string): Promise<DailyAnswer> => request('GET', day ? `/api/daily/${encodeURIComponent(day)}` : '/api/daily');
