@@ -24,7 +24,7 @@ export default fp(
 
     app.get('/api/games/:id/record', async (request, reply) => {
       const { id } = parseParams(gameIdParams, request.params);
-      const { record, filename } = replays.record(id, request.player);
+      const { record, filename } = await replays.record(id, request.player);
       reply.header('content-disposition', `attachment; filename="${filename}"`);
       return record;
     });
