@@ -42,10 +42,10 @@ describe('GET /api/players/:id/stats', () => {
     await api(app, 'POST', `/api/races/${race.code}/join`, bob);
     await api(app, 'POST', `/api/races/${race.code}/start`, ana);
     clock.advance(0);
-    const gameOf = (playerId: number) => app.games.get(app.races.gameOf(race.code, playerId)!.id)!;
-    autoplay(app, ana, gameOf(ana.id).id, 6);
-    const home = gameOf(ana.id).position.foundationCount();
-    app.games.resign(ana, gameOf(ana.id).id);
+    const anaGame = (await app.races.gameOf(race.code, ana.id))!;
+    autoplay(app, ana, anaGame.id, 6);
+    const home = anaGame.position.foundationCount();
+    await app.games.resign(ana, anaGame.id);
     expect((await stats(ana.id)).variants).toEqual([
       { variant: 'strict', games: 1, wins: 0, winRate: 0, averageFoundations: home, bestWinMs: null, currentStreak: 0, bestStreak: 0 },
     ]);
@@ -56,7 +56,7 @@ describe('GET /api/players/:id/stats', () => {
     const daily = (await api(app, 'POST', '/api/daily/start', ana)).body;
     clock.jump(42_000);
     autoplay(app, ana, daily.game.gameId);
-    expect(app.games.get(daily.game.gameId)!.state).toBe('won');
+    expect((await app.games.get(daily.game.gameId))!.state).toBe('won');
     expect((await stats(ana.id)).variants).toEqual([
       { variant: 'strict', games: 2, wins: 1, winRate: 0.5, averageFoundations: (home + 52) / 2, bestWinMs: 42_000, currentStreak: 1, bestStreak: 1 },
     ]);
