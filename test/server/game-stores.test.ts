@@ -138,6 +138,36 @@ describe.each([
     expect(other.games.live(game!.id)?.actions).toEqual(game!.actions);
   });
 
+  it('acknowledges the same action sent to both at once on both, and stores it once', async () => {
+    const eve = await storage.addPlayer('eve');
+    const [a, b] = storage.stores.map(instance);
+    const [game] = await a!.games.create([{ kind: 'race', playerId: eve.id, variant: 'strict', seed: 'stores-3', startedAt: 0 }]);
+    await b!.games.get(game!.id);
+    const action = makeAction(chooseAction(game!.position)!);
+    const outcomes = await Promise.all([a!, b!].map(({ games }) => games.play(eve, { gameId: game!.id, index: 0, action })));
+    expect(outcomes).toEqual([undefined, undefined]);
+    expect([a!, b!].map(({ acks }) => acks().map((ack) => [ack.index, ack.action]))).toEqual([[[0, action]], [[0, action]]]);
+    expect((await storage.stores[0].loadMoveLog(game!.id)).actions).toEqual([action]);
+  });
+
+  it('refuses the later of two different actions at one index as an index conflict, and plays on from the stored one', async () => {
+    const flo = await storage.addPlayer('flo');
+    const [a, b] = storage.stores.map(instance);
+    const [game] = await a!.games.create([{ kind: 'race', playerId: flo.id, variant: 'strict', seed: 'stores-4', startedAt: 0 }]);
+    const copy = (await b!.games.get(game!.id))!;
+    const [one, two] = game!.position.legalActions().map(makeAction);
+    expect(await a!.games.play(flo, { gameId: game!.id, index: 0, action: one! })).toBeUndefined();
+    const refused = await b!.games.play(flo, { gameId: game!.id, index: 0, action: two! });
+    expect(refused).toBeInstanceOf(Refusal);
+    expect(refused).toMatchObject({ code: 'index-conflict', nextIndex: 1 });
+    // Instance b read the game again: its next move is validated against the stored log.
+    const fresh = b!.games.live(game!.id)!;
+    expect(fresh).not.toBe(copy);
+    expect(fresh.actions).toEqual([one]);
+    await playOut(b!.games, flo, fresh, 3);
+    expect((await storage.stores[0].loadMoveLog(game!.id)).actions).toEqual(fresh.actions);
+  });
+
   it('stores a resignation, once', async () => {
     const di = await storage.addPlayer('di');
     const { games } = instance(storage.stores[0]);
@@ -148,42 +178,12 @@ describe.each([
   });
 });
 
-describe('two instances on one PostgreSQL database', () => {
+describe('an instance on PostgreSQL', () => {
   let storage: Awaited<ReturnType<typeof pgStorage>>;
   beforeAll(async () => {
     storage = await pgStorage();
   });
   afterAll(async () => storage?.close());
-
-  it('acknowledges the same action sent to both at once on both, and stores it once', async () => {
-    const ana = await storage.addPlayer('ana');
-    const [a, b] = storage.stores.map(instance);
-    const [game] = await a!.games.create([{ kind: 'race', playerId: ana.id, variant: 'strict', seed: 'stores-3', startedAt: 0 }]);
-    await b!.games.get(game!.id);
-    const action = makeAction(chooseAction(game!.position)!);
-    const outcomes = await Promise.all([a!, b!].map(({ games }) => games.play(ana, { gameId: game!.id, index: 0, action })));
-    expect(outcomes).toEqual([undefined, undefined]);
-    expect([a!, b!].map(({ acks }) => acks().map((ack) => [ack.index, ack.action]))).toEqual([[[0, action]], [[0, action]]]);
-    expect((await storage.stores[0].loadMoveLog(game!.id)).actions).toEqual([action]);
-  });
-
-  it('refuses the later of two different actions at one index as an index conflict, and plays on from the stored one', async () => {
-    const bo = await storage.addPlayer('bo');
-    const [a, b] = storage.stores.map(instance);
-    const [game] = await a!.games.create([{ kind: 'race', playerId: bo.id, variant: 'strict', seed: 'stores-4', startedAt: 0 }]);
-    const copy = (await b!.games.get(game!.id))!;
-    const [one, two] = game!.position.legalActions().map(makeAction);
-    expect(await a!.games.play(bo, { gameId: game!.id, index: 0, action: one! })).toBeUndefined();
-    const refused = await b!.games.play(bo, { gameId: game!.id, index: 0, action: two! });
-    expect(refused).toBeInstanceOf(Refusal);
-    expect(refused).toMatchObject({ code: 'index-conflict', nextIndex: 1 });
-    // Instance b read the game again: its next move is validated against the stored log.
-    const fresh = b!.games.live(game!.id)!;
-    expect(fresh).not.toBe(copy);
-    expect(fresh.actions).toEqual([one]);
-    await playOut(b!.games, bo, fresh, 3);
-    expect((await storage.stores[0].loadMoveLog(game!.id)).actions).toEqual(fresh.actions);
-  });
 
   it('refuses moves with storage-unavailable and acknowledges none once its database is gone', async () => {
     const cy = await storage.addPlayer('cy');
