@@ -14,17 +14,24 @@ export interface DealSolution {
   readonly nodes: number;
 }
 
-/** The best count in the deal from `state`, with pruning, and the moves that reach it. */
+/**
+ * The best count in the deal from `state`, with pruning, and the moves that reach it. Branch and
+ * bound: a position whose `bound` is no more than the best found cannot lead higher, so its
+ * moves are left unsearched, and the search ends once the best found meets the root's bound.
+ */
 export function bestInDeal(state: DealState, budget: Budget): { max: number; exact: boolean; moves: number[] } {
   let max = state.home;
   let moves: number[] = [];
+  const ceiling = state.bound();
   const complete = explore(state, true, budget, (live, path) => {
-    if (live.home <= max) return false;
-    max = live.home;
-    moves = path.slice();
-    return max === 52;
+    if (live.home > max) {
+      max = live.home;
+      moves = path.slice();
+      if (max === ceiling) return true;
+    }
+    return live.bound() <= max ? 'skip' : false;
   });
-  return { max, exact: complete || max === 52, moves };
+  return { max, exact: complete || max === ceiling, moves };
 }
 
 /**
