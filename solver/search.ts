@@ -1,5 +1,6 @@
 import type { Budget } from './budget.js';
 import type { DealState } from './state.js';
+import { PositionSet } from './table.js';
 
 /**
  * What a visitor sees: the live state and the moves that led to it from the root. It returns
@@ -14,7 +15,8 @@ export type Visit = (state: DealState, path: readonly number[]) => boolean | 'sk
  * left as it was found. Returns false when the budget ran out before the search was complete.
  */
 export function explore(state: DealState, prune: boolean, budget: Budget, visit: Visit): boolean {
-  const seen = new Set<string>([state.key()]);
+  const seen = new PositionSet(state.keyBytes.length);
+  seen.add(state.hash, state.keyBytes);
   if (!budget.spend()) return false;
   const path: number[] = [];
   const first = visit(state, path);
@@ -36,12 +38,10 @@ export function explore(state: DealState, prune: boolean, budget: Budget, visit:
     next[depth] = index + 1;
     const move = moves[index]!;
     const token = state.apply(move);
-    const key = state.key();
-    if (seen.has(key)) {
+    if (!seen.add(state.hash, state.keyBytes)) {
       state.undo(move, token);
       continue;
     }
-    seen.add(key);
     path.push(move);
     tokens.push(token);
     if (!budget.spend()) {

@@ -46,6 +46,13 @@ export function cardsAbove(heights: Heights): Card[] {
   return cards;
 }
 
+/** A well-mixed 32-bit value for "`code` lies under `entry`", XORed into the position's hash. */
+function mark(entry: number, code: number): number {
+  let x = Math.imul((entry << 8) | code, 0x9e3779b1);
+  x = Math.imul(x ^ (x >>> 15), 0x85ebca6b);
+  return x ^ (x >>> 13);
+}
+
 /** Codes in `under` besides a card number: the bottom of fan f is BOTTOM + f. */
 const BOTTOM = 60;
 const IN_CELL = 100;
@@ -60,6 +67,8 @@ export class DealState {
    * interchangeable.
    */
   private readonly under = new Uint8Array(53);
+  /** A hash of `under`, kept up to date move by move. */
+  hash = 0;
 
   constructor(
     readonly rules: Rules,
@@ -75,6 +84,7 @@ export class DealState {
     fans.forEach((fan, f) => fan.forEach((card, i) => (this.under[card] = i === 0 ? BOTTOM + f : fan[i - 1]!)));
     for (const card of cells) if (card !== EMPTY) this.under[card] = IN_CELL;
     this.under[52] = merci ? 1 : 0;
+    this.under.forEach((code, entry) => (this.hash ^= mark(entry, code)));
   }
 
   /** The `under` code of a card put on fan `to` now. */
@@ -109,8 +119,15 @@ export class DealState {
     return packHeights(this.found);
   }
 
-  key(): string {
-    return String.fromCharCode.apply(null, this.under as unknown as number[]);
+  /** The exact transposition key (see `under`), live: it changes as moves are played. */
+  get keyBytes(): Uint8Array {
+    return this.under;
+  }
+
+  /** Sets what lies under `entry`, keeping the hash. */
+  private put(entry: number, code: number): void {
+    this.hash ^= mark(entry, code) ^ mark(entry, this.under[entry]!);
+    this.under[entry] = code;
   }
 
   private fits(card: Card): boolean {
@@ -301,33 +318,33 @@ export class DealState {
     switch (kindOf(m)) {
       case FAN_HOME: {
         const card = fans[a]!.pop()!;
-        under[card] = HOME;
+        this.put(card, HOME);
         this.found[suitOf(card)]!++;
         this.home++;
         return card;
       }
       case FAN_FAN: {
         const card = fans[a]!.pop()!;
-        under[card] = this.onto(b);
+        this.put(card, this.onto(b));
         fans[b]!.push(card);
         return 0;
       }
       case FAN_CELL: {
         const card = fans[a]!.pop()!;
-        under[card] = IN_CELL;
+        this.put(card, IN_CELL);
         cells[b] = card;
         return 0;
       }
       case CELL_FAN: {
         const card = cells[a]!;
-        under[card] = this.onto(b);
+        this.put(card, this.onto(b));
         fans[b]!.push(card);
         cells[a] = EMPTY;
         return 0;
       }
       case CELL_HOME: {
         const card = cells[a]!;
-        under[card] = HOME;
+        this.put(card, HOME);
         this.found[suitOf(card)]!++;
         this.home++;
         cells[a] = EMPTY;
@@ -337,18 +354,18 @@ export class DealState {
         const fan = fans.findIndex((cards) => cards.includes(a));
         const cards = fans[fan]!;
         const index = cards.indexOf(a);
-        under[cards[index + 1]!] = under[a]!;
+        this.put(cards[index + 1]!, under[a]!);
         cards.splice(index, 1);
         if (b === TO_HOME) {
-          under[a] = HOME;
+          this.put(a, HOME);
           this.found[suitOf(a)]!++;
           this.home++;
         } else {
-          under[a] = this.onto(b);
+          this.put(a, this.onto(b));
           fans[b]!.push(a);
         }
         this.merci = false;
-        under[52] = 0;
+        this.put(52, 0);
         return fan | (index << 8);
       }
     }
@@ -357,37 +374,37 @@ export class DealState {
   undo(m: number, token: number): void {
     const a = aOf(m);
     const b = bOf(m);
-    const { fans, cells, under } = this;
+    const { fans, cells } = this;
     switch (kindOf(m)) {
       case FAN_HOME:
         this.found[suitOf(token)]!--;
         this.home--;
-        under[token] = this.onto(a);
+        this.put(token, this.onto(a));
         fans[a]!.push(token);
         break;
       case FAN_FAN: {
         const card = fans[b]!.pop()!;
-        under[card] = this.onto(a);
+        this.put(card, this.onto(a));
         fans[a]!.push(card);
         break;
       }
       case FAN_CELL: {
         const card = cells[b]!;
-        under[card] = this.onto(a);
+        this.put(card, this.onto(a));
         fans[a]!.push(card);
         cells[b] = EMPTY;
         break;
       }
       case CELL_FAN: {
         const card = fans[b]!.pop()!;
-        under[card] = IN_CELL;
+        this.put(card, IN_CELL);
         cells[a] = card;
         break;
       }
       case CELL_HOME:
         this.found[suitOf(token)]!--;
         this.home--;
-        under[token] = IN_CELL;
+        this.put(token, IN_CELL);
         cells[a] = token;
         break;
       default: {
@@ -398,11 +415,11 @@ export class DealState {
         const fan = token & 255;
         const index = token >> 8;
         const cards = fans[fan]!;
-        under[a] = index === 0 ? BOTTOM + fan : cards[index - 1]!;
-        under[cards[index]!] = a;
+        this.put(a, index === 0 ? BOTTOM + fan : cards[index - 1]!);
+        this.put(cards[index]!, a);
         cards.splice(index, 0, a);
         this.merci = true;
-        under[52] = 1;
+        this.put(52, 1);
       }
     }
   }
