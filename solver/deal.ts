@@ -47,15 +47,26 @@ export function solveDeal(position: Position, limits: Limits | Budget = {}): Dea
 }
 
 /**
- * The foundation states reachable in the deal, each with a line. With `prune`, only those
- * reachable when every position that has a safe move home (see DealState.moves) plays its
- * first one: a well-defined subset that still holds the deal's best count.
+ * The foundation states with the deal's best count, each with a line. With `prune`, among
+ * those reachable when every position that has a safe move home (see DealState.moves) plays
+ * its first one: a well-defined subset that still holds the deal's best count. A position whose
+ * `bound` is below the best found cannot reach that count, so its moves are left unsearched;
+ * every position on a line to a best state has a bound at least the best, so none is lost.
  */
-export function dealEnds(state: DealState, prune: boolean, budget: Budget): { ends: Map<Heights, number[]>; exact: boolean } {
-  const ends = new Map<Heights, number[]>();
+export function bestEnds(state: DealState, prune: boolean, budget: Budget): { ends: Map<Heights, number[]>; exact: boolean } {
+  let ends = new Map<Heights, number[]>();
+  let max = state.home;
   const exact = explore(state, prune, budget, (live, path) => {
-    const heights = live.heights();
-    if (!ends.has(heights)) ends.set(heights, path.slice());
+    if (live.home > max) {
+      max = live.home;
+      ends = new Map();
+    }
+    if (live.home === max) {
+      const heights = live.heights();
+      if (!ends.has(heights)) ends.set(heights, path.slice());
+      if (max === 52) return true;
+    }
+    return live.bound() < max ? 'skip' : false;
   });
   return { ends, exact };
 }

@@ -8,6 +8,8 @@ import type { Rules } from '../shared/variant.js';
 const RANK = Uint8Array.from({ length: 52 }, (_, card) => card % 13);
 const SUIT = Uint8Array.from({ length: 52 }, (_, card) => (card / 13) | 0);
 const rankOf = (card: Card): number => RANK[card]!;
+/** The King's rank, read once: an imported binding costs a lookup on every use in the hot path. */
+const KING_RANK: number = KING;
 const suitOf = (card: Card): number => SUIT[card]!;
 
 /**
@@ -256,8 +258,8 @@ export class DealState {
   private mayLeave(card: Card): boolean {
     const rank = rankOf(card);
     if (rank === this.reach[suitOf(card)]) return true;
-    if (rank === KING && this.rules.kingsInSpaces) return true;
-    const higher = rank !== KING;
+    if (rank === KING_RANK && this.rules.kingsInSpaces) return true;
+    const higher = rank !== KING_RANK;
     switch (this.rules.build) {
       case 'same-suit-down':
         return higher && this.open(card + 1);
@@ -288,17 +290,17 @@ export class DealState {
     const rank = rankOf(card);
     switch (this.rules.build) {
       case 'same-suit-down':
-        if (rank !== KING) this.pushBuild(moves, kind, source, card + 1, from);
+        if (rank !== KING_RANK) this.pushBuild(moves, kind, source, card + 1, from);
         break;
       case 'any-suit-down':
-        if (rank !== KING) for (let suit = 0; suit < 4; suit++) this.pushBuild(moves, kind, source, suit * 13 + rank + 1, from);
+        if (rank !== KING_RANK) for (let suit = 0; suit < 4; suit++) this.pushBuild(moves, kind, source, suit * 13 + rank + 1, from);
         break;
       case 'same-suit-up-or-down':
-        if (rank !== KING) this.pushBuild(moves, kind, source, card + 1, from);
+        if (rank !== KING_RANK) this.pushBuild(moves, kind, source, card + 1, from);
         if (rank !== 0) this.pushBuild(moves, kind, source, card - 1, from);
     }
     const { fans } = this;
-    if (this.rules.kingsInSpaces && rank === KING && (from === null || fans[from]!.length > 1)) {
+    if (this.rules.kingsInSpaces && rank === KING_RANK && (from === null || fans[from]!.length > 1)) {
       for (let to = 0; to < fans.length; to++) if (fans[to]!.length === 0) moves.push(move(kind, source, to));
     }
   }
