@@ -26,6 +26,7 @@ const ROUTES = [
   'GET /api/games/:id',
   'GET /api/games/:id/record',
   'GET /api/me/games',
+  'GET /api/players/:id/stats',
   'GET /api/ready',
   'GET /api/openapi.json',
   'GET /ws',

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'method-not-allowed', // the route exists, not with this method
   'unknown-race', // no race with that code
   'unknown-game', // no game with that id
+  'unknown-player', // no player with that id
   'day-not-open', // the daily deal of a future day
   // What the state of things forbids.
   'race-started', // joining a race that has started
@@ -78,6 +79,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'method-not-allowed': 405,
   'unknown-race': 404,
   'unknown-game': 404,
+  'unknown-player': 404,
   'day-not-open': 404,
   'race-started': 409,
   'race-full': 409,

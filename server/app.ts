@@ -8,6 +8,7 @@ import { Refusal } from './errors.js';
 import { fastifyErrorAnswer, refusalAnswer, RouteTable, validatorCompiler } from './http.js';
 import { Hub } from './hub.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './lifecycle.js';
+import type { PruningRules } from './pruning.js';
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
@@ -15,6 +16,7 @@ import gamesPlugin from './plugins/games.js';
 import healthPlugin from './plugins/health.js';
 import openapiPlugin from './plugins/openapi.js';
 import playersPlugin from './plugins/players.js';
+import pruningPlugin from './plugins/pruning.js';
 import racesPlugin from './plugins/races.js';
 import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limits.js';
 import replaysPlugin from './plugins/replays.js';
@@ -54,6 +56,8 @@ export interface AppOptions {
   clientDir?: string | null;
   /** The daily seeds' secret; by default one made on first start and kept in the database. */
   dailySecret?: string;
+  /** When unused identities are deleted (pruning.ts); DEFAULT_PRUNING_RULES by default. */
+  pruning?: Partial<PruningRules>;
 }
 
 export const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../dist/client', import.meta.url));
@@ -105,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(replaysPlugin);
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);
+  await app.register(pruningPlugin, options.pruning ?? {});
   await app.register(clientPlugin, { clientDir: options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir });
   return app;
 }

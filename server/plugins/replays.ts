@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { gameIdParams, gameSummaryAnswer, historyAnswer, historyQuery, recordAnswer } from '../../contract/index.js';
+import { gameIdParams, gameSummaryAnswer, historyAnswer, historyQuery, playerIdParams, playerStatsAnswer, recordAnswer } from '../../contract/index.js';
 import { ERROR_ANSWERS } from '../http.js';
+import { playerStats } from '../player-stats.js';
 import { ReplayService } from '../replays.js';
 import { currentPlayer } from './players.js';
 
@@ -11,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-/** Stored games over HTTP: a game's summary and record (for replays and downloads), a player's history. */
+/** Stored games over HTTP: a game's summary and record (for replays and downloads), a player's history and record. */
 export default fp(
   async (app) => {
     const replays = new ReplayService(app.db, app.games, app.daily);
@@ -27,6 +28,10 @@ export default fp(
       reply.header('content-disposition', `attachment; filename="${filename}"`);
       return record;
     });
+
+    api.get('/api/players/:id/stats', { schema: { params: playerIdParams, response: { 200: playerStatsAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
+      stats: playerStats(app.db, request.params.id),
+    }));
 
     api.get('/api/me/games', { schema: { querystring: historyQuery, response: { 200: historyAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
       history: replays.history(currentPlayer(request), request.query),

@@ -190,4 +190,13 @@ describe('a race with people who leave', () => {
     expect((await raceView(rematch)).state).toBe('running');
     await screenshot(cy.page, 'life-5-rematch-running');
   });
+
+  it('keeps each racer’s record, linked from their name', async () => {
+    await bo.page.locator('header').getByRole('link', { name: 'Bo' }).click();
+    await bo.page.getByRole('heading', { name: 'Your record' }).waitFor();
+    // The first race is finished (resigned); the rematch is still being played and not counted yet.
+    const strict = bo.page.locator('tr[data-variant="strict"]');
+    await expect.poll(() => strict.locator('td').allTextContents()).toEqual(['1', '0', '0.0 %', expect.stringMatching(/^\d+\.0$/), '–', '0', '0']);
+    await screenshot(bo.page, 'life-6-record');
+  });
 });

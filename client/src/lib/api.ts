@@ -10,6 +10,7 @@ import type {
   LeaderboardAnswer,
   MeAnswer,
   RaceAnswer,
+  PlayerStatsAnswer,
   RaceReplayAnswer,
 } from './contract.js';
 import type { RecordJson } from './engine.js';
@@ -81,4 +82,6 @@ export const getLeaderboard = (day: string, offset: number): Promise<Leaderboard
 export const getGame = (id: number): Promise<GameSummaryAnswer> => request('GET', `/api/games/${id}`);
 /** The game's `lucie-record/1` record (another player's daily game only once its day is over). */
 export const getRecord = (id: number): Promise<RecordJson> => request('GET', `/api/games/${id}/record`);
+/** Anyone's record per variant, from their finished games. */
+export const getPlayerStats = (id: number): Promise<PlayerStatsAnswer> => request('GET', `/api/players/${id}/stats`);
 export const myGames = (offset: number): Promise<HistoryAnswer> => request('GET', `/api/me/games?offset=${offset}`);
