@@ -18,18 +18,13 @@ import {
   type Target,
   type VariantId,
 } from '../../shared/index.js';
+import { homeFirst, unwrap } from '../support/mirror.js';
 import { readFans } from './helpers.js';
 
 /** Where a person grabs a covered card: the strip of it that shows. */
 const STRIP = { x: 4, y: 12 };
 
 export type Gesture = 'click' | 'drag' | 'keyboard';
-
-/** The tests' way to play: home first, then fan to fan, a redeal only when nothing else is left, then the merci. */
-export function simplePolicy(position: Position): Action | undefined {
-  const legal = position.legalActions();
-  return legal.find((action) => action.type === 'fan-to-foundation') ?? legal.find((action) => action.type !== 'redeal') ?? legal[0];
-}
 
 export class BoardDriver {
   readonly position: Position;
@@ -44,13 +39,11 @@ export class BoardDriver {
     variant: VariantId,
     layout: Layout,
   ) {
-    const start = Position.start(variant, layout);
-    if (!start.ok) throw new Error(start.error);
-    this.position = start.value;
+    this.position = unwrap(Position.start(variant, layout));
   }
 
   next(): Action | undefined {
-    return simplePolicy(this.position);
+    return homeFirst(this.position);
   }
 
   region(): Locator {

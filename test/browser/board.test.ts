@@ -3,7 +3,8 @@
 // survive a reload, and axe checks (names, contrast, target sizes). Screenshots: /tmp/lucie-shots/.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyAction, dealLayout, makeAction, Position, safeHomeAction, sourceOf, targetOf, type Action, type Result } from '../../shared/index.js';
+import { applyAction, dealLayout, makeAction, Position, safeHomeAction, sourceOf, targetOf, type Action } from '../../shared/index.js';
+import { unwrap } from '../support/mirror.js';
 import { BoardDriver } from './board-driver.js';
 import { axeViolations, buildClient, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
@@ -19,10 +20,6 @@ afterAll(async () => {
 });
 
 const BOARD = 'Practice board';
-const must = <T>(result: Result<T>): T => {
-  if (!result.ok) throw new Error(result.error);
-  return result.value;
-};
 const slots = (page: Page) =>
   page
     .getByRole('region', { name: BOARD })
@@ -102,10 +99,10 @@ describe('fewer clicks', () => {
   it('auto-plays safe cards in practice after one click, each as an ordinary action', async () => {
     // Seed abc: A♦ (fan 8) goes home with one click; 2♦ on top of fan 10 follows by itself.
     await page.goto(`${server.base}/practice?seed=abc&variant=strict`);
-    let expected = must(applyAction(must(Position.start('strict', dealLayout('abc', 'strict'))), { type: 'fan-to-foundation', from: 7 }));
+    let expected = unwrap(applyAction(unwrap(Position.start('strict', dealLayout('abc', 'strict'))), { type: 'fan-to-foundation', from: 7 }));
     const played = ['8>F'];
     for (let safe = safeHomeAction(expected, expected.legalActions()); safe; safe = safeHomeAction(expected, expected.legalActions())) {
-      expected = must(applyAction(expected, safe));
+      expected = unwrap(applyAction(expected, safe));
       played.push(makeAction(safe));
     }
     expect(played.length).toBeGreaterThan(1);
@@ -162,7 +159,7 @@ describe('input during animations', () => {
       const seed = `fast${game}`;
       await page.goto(`${server.base}/practice?seed=${seed}&variant=strict`);
       const region = page.getByRole('region', { name: BOARD });
-      let position = must(Position.start('strict', dealLayout(seed, 'strict')));
+      let position = unwrap(Position.start('strict', dealLayout(seed, 'strict')));
       await expect.poll(() => readFans(page, BOARD)).toEqual(position.fans);
       await region.evaluate((board) => board.scrollIntoView({ block: 'start' }));
       for (;;) {
@@ -184,7 +181,7 @@ describe('input during animations', () => {
         const to = (await destination.boundingBox())!;
         await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 3 });
         await page.mouse.up();
-        position = must(applyAction(position, action));
+        position = unwrap(applyAction(position, action));
         drags++;
         await expect.poll(() => readFans(page, BOARD), { timeout: 3000 }).toEqual(position.fans);
         expect(await region.locator('.message.problem').count()).toBe(0);
