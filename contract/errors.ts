@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'method-not-allowed', // the route exists, not with this method
   'unknown-race', // no race with that code
   'unknown-game', // no game with that id
+  'unknown-player', // no player with that id
   'day-not-open', // the daily deal of a future day
   // What the state of things forbids.
   'race-started', // joining a race that has started
@@ -39,7 +40,7 @@ export const ERROR_CODES = [
   'not-seated', // leaving a lobby twice, removing someone without a seat
   'cannot-kick-self', // the creator removing themselves (leave instead)
   'race-closed', // joining, starting or cancelling a closed race (the message says why it closed)
-  'not-finished', // a rematch before the standings
+  'not-finished', // a rematch or a race replay before the standings
   'daily-played', // a second attempt at the day's deal
   'game-over', // the game has ended: no more actions
   'illegal-action', // the engine refuses the action (message gives the rule)
@@ -76,6 +77,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'method-not-allowed': 405,
   'unknown-race': 404,
   'unknown-game': 404,
+  'unknown-player': 404,
   'day-not-open': 404,
   'race-started': 409,
   'race-full': 409,

@@ -62,6 +62,7 @@ const urlInteger = (rule: string) =>
     .transform(Number);
 
 export const raceCodeParams = z.strictObject({ code: raceCode });
+export const playerIdParams = z.strictObject({ id: urlInteger('a player id is a positive integer').pipe(z.number().int().positive()) });
 export const gameIdParams = z.strictObject({ id: urlInteger('a game id is a positive integer').pipe(gameId) });
 export const dayParams = z.strictObject({ day: dayString });
 
@@ -218,6 +219,40 @@ export const recordAnswer = z.object({
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** A player's results in one variant, from their finished games (races and daily attempts). */
+export const variantStats = z.object({
+  variant: variantId,
+  games: z.number().int(),
+  wins: z.number().int(),
+  /** wins / games, 0-1. */
+  winRate: z.number(),
+  averageFoundations: z.number(),
+  /** The fastest win, from the deal to the last card home (null without a win). */
+  bestWinMs: z.number().int().nullable(),
+  /** Wins in a row up to the last game ended, and the longest such run. */
+  currentStreak: z.number().int(),
+  bestStreak: z.number().int(),
+});
+/** `GET /api/players/:id/stats`: anyone's record (results are public; moves stay as hidden as their records). */
+export const playerStats = z.object({ player: playerView, variants: z.array(variantStats) });
+export const playerStatsAnswer = z.object({ stats: playerStats });
+
+/** One racer's game in a race replay: every layout dealt and every action with the moment it was stored. */
+export const replayGame = z.object({
+  playerId: z.number().int(),
+  name: z.string(),
+  gameId,
+  state: gameState,
+  /** deals[k]: makeLayout strings of the layout after the k-th redeal (deals[0] the first). */
+  deals: z.array(z.array(z.string())),
+  actions: z.array(z.string()),
+  /** times[i]: when actions[i] was stored, epoch ms (server clock). */
+  times: z.array(z.number()),
+  finishedAt: z.number().nullable(),
+});
+/** `GET /api/races/:code/replay`, only once the race is finished: the race (standings, seed) and each racer's game in seat order. */
+export const raceReplayAnswer = z.object({ race: raceView, games: z.array(replayGame) });
+
 export type HttpError = z.infer<typeof httpError>;
 export type CreatePlayerAnswer = z.infer<typeof createPlayerAnswer>;
 export type MeAnswer = z.infer<typeof meAnswer>;
@@ -235,3 +270,8 @@ export type DailyStartAnswer = z.infer<typeof dailyStartAnswer>;
 export type LeaderboardAnswer = z.infer<typeof leaderboardAnswer>;
 export type GameSummaryAnswer = z.infer<typeof gameSummaryAnswer>;
 export type HistoryAnswer = z.infer<typeof historyAnswer>;
+export type ReplayGame = z.infer<typeof replayGame>;
+export type VariantStats = z.infer<typeof variantStats>;
+export type PlayerStats = z.infer<typeof playerStats>;
+export type PlayerStatsAnswer = z.infer<typeof playerStatsAnswer>;
+export type RaceReplayAnswer = z.infer<typeof raceReplayAnswer>;

@@ -7,7 +7,6 @@
  * left to copy them into.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { and, asc, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import type { VariantId } from '../shared/index.js';
 import { DAY_MS, dayOf, dayStart, type DailyAttempt, type DailyView, type LeaderboardEntry, type LeaderboardView, type Page, type PlayerView } from '../contract/index.js';
@@ -16,6 +15,7 @@ import type { Db } from './db/index.js';
 import { dailyTallies, games, players, secrets } from './db/schema.js';
 import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
+import { after, recovering, type Pending } from './ports.js';
 import { competitionRanks, firstRankKey } from './standings.js';
 
 export const DAILY_VARIANT: VariantId = 'strict';
@@ -193,6 +193,13 @@ export class Leaderboard {
   }
 }
 
+/** Today's attempt of a player, and whether this call dealt it. */
+export interface DailyStart {
+  day: string;
+  game: LiveGame;
+  created: boolean;
+}
+
 export class DailyService {
   readonly board: Leaderboard;
 
@@ -235,14 +242,16 @@ export class DailyService {
    * Today's attempt of `player`: dealt on the first call, the same game on every later call while
    * it is being played (a reload, a second tab), refused once it has ended.
    */
-  start(player: PlayerView): { day: string; game: LiveGame; created: boolean } {
+  start(player: PlayerView): Pending<DailyStart> {
     const day = this.today();
     const opensAt = dayStart(day);
     // The unique index on (player, day) decides, even between two requests or two processes:
     // there is no window between a check and the insert.
-    try {
-      const [game] = this.games.create([
-        {
+    return recovering<DailyStart>(
+      () =>
+        after(
+          this.games.create([
+            {
           kind: 'daily',
           playerId: player.id,
           day,
@@ -250,21 +259,24 @@ export class DailyService {
           seed: this.seedOf(day),
           startedAt: this.clock.now(),
           deadline: opensAt + DAY_MS,
-        },
-      ]);
-      return { day, game: game!, created: true };
-    } catch (error) {
-      if (!(error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE')) throw error;
-    }
-    const game = this.games.get(this.board.attemptRow(player.id, day)!.id)!;
-    if (game.state !== 'playing') {
-      const cards = game.position.foundationCount();
-      throw new Refusal(
-        'daily-played',
-        `you have played the daily deal of ${day} already (${game.state}, ${cards} cards home): one attempt a day; the next deal opens at 00:00 UTC`,
-      );
-    }
-    return { day, game, created: false };
+            },
+          ]),
+          ([game]) => ({ day, game: game!, created: true }),
+        ),
+      (error) => {
+        if (!this.games.isDuplicate(error)) throw error;
+        return after(this.games.get(this.board.attemptRow(player.id, day)!.id), (game) => {
+          if (game!.state !== 'playing') {
+            const cards = game!.position.foundationCount();
+            throw new Refusal(
+              'daily-played',
+              `you have played the daily deal of ${day} already (${game!.state}, ${cards} cards home): one attempt a day; the next deal opens at 00:00 UTC`,
+            );
+          }
+          return { day, game: game!, created: false };
+        });
+      },
+    );
   }
 
   leaderboard(day: string, page: Page, player: PlayerView | null): LeaderboardView {

@@ -24,7 +24,7 @@ import type { AckBody, EndState, GameKind, GameSnapshot, GameState, GameStatus, 
 import type { Clock } from './clock.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
-import type { GameStore, MoveWrite, Pending, Transport } from './ports.js';
+import { after, type GameStore, type MoveWrite, type Pending, type RaceStart, type StoredGame, type Transport } from './ports.js';
 import { rankKey } from './standings.js';
 
 export interface LiveGame {
@@ -83,11 +83,15 @@ const LOCKED_BACKOFF_MS = 250;
 export class GameService {
   /** Set at shutdown: no more changes are taken. */
   closing = false;
-  private readonly live = new Map<number, LiveGame>();
+  private readonly playing = new Map<number, LiveGame>();
   private readonly timers = new Map<number, () => void>();
   private readonly listeners: GameListener[] = [];
-  /** Games with a write in flight, and the work waiting for it: never two writes of one game at once. */
+  /** Games with a load or a write in flight, and the work waiting for it: never two writes of one game at once. */
   private readonly writing = new Map<number, Promise<void>>();
+  /** Games being read from an asynchronous store: every caller gets the same one. */
+  private readonly loading = new Map<number, Promise<LiveGame | undefined>>();
+  /** Games whose end (a resignation, a time-out) is being stored by an asynchronous store, and how they end. */
+  private readonly ending = new Map<number, EndState>();
   /** Until when moves are refused without trying, after one met a locked database. */
   private lockedUntil = 0;
 
@@ -103,10 +107,10 @@ export class GameService {
   }
 
   /**
-   * Deals and stores new games in one transaction, together with `alongside` (a race start
-   * creates every seat's game and marks the race running as one change).
+   * Deals and stores new games in one transaction, together with the race they start (a race
+   * start creates every seat's game and marks the race running as one change).
    */
-  create(specs: readonly NewGame[], alongside?: () => void): LiveGame[] {
+  create(specs: readonly NewGame[], starts?: RaceStart): Pending<LiveGame[]> {
     const dealt = specs.map((spec) => {
       const layout = makeLayout(dealLayout(spec.seed, spec.variant));
       return { spec, layout, position: this.rebuild(spec.variant, [layout], []) };
@@ -124,9 +128,10 @@ export class GameService {
         foundations: position.foundationCount(),
         layout,
       })),
-      alongside,
+      starts,
     );
-    return dealt.map(({ spec, layout, position }, i) =>
+    return after(ids, (ids) =>
+      dealt.map(({ spec, layout, position }, i) =>
       this.track({
         id: ids[i]!,
         kind: spec.kind,
@@ -142,27 +147,41 @@ export class GameService {
         state: 'playing',
         finishedAt: null,
       }),
+      ),
     );
   }
 
   /** Loads every unfinished game (at startup), re-arming deadlines; a past deadline ends its game now. */
-  loadPlaying(): void {
-    for (const id of this.store.playingGameIds()) {
-      try {
-        this.get(id);
-      } catch (error) {
-        this.log.error({ err: error, gameId: id }, 'cannot rebuild game from its move log');
+  loadPlaying(): Pending<void> {
+    return after(this.store.playingGameIds(), (ids) => {
+      const failed = (id: number) => (error: unknown) => this.log.error({ err: error, gameId: id }, 'cannot rebuild game from its move log');
+      const loads: Promise<unknown>[] = [];
+      for (const id of ids) {
+        try {
+          const game = this.get(id);
+          if (game instanceof Promise) loads.push(game.catch(failed(id)));
+        } catch (error) {
+          failed(id)(error);
+        }
       }
-    }
+      return loads.length === 0 ? undefined : Promise.all(loads).then(ignore);
+    });
   }
 
   /** A game, from memory or rebuilt from its move log; undefined when there is none. */
-  get(id: number): LiveGame | undefined {
-    const cached = this.live.get(id);
+  get(id: number): Pending<LiveGame | undefined> {
+    const cached = this.playing.get(id) ?? this.loading.get(id);
     if (cached) return cached;
-    const row = this.store.loadGame(id);
-    if (!row) return undefined;
-    const { deals, actions } = this.store.loadMoveLog(id);
+    const loaded = after(this.store.loadGame(id), (row) => row && after(this.store.loadMoveLog(id), (log) => this.rebuilt(row, log)));
+    if (!(loaded instanceof Promise)) return loaded;
+    this.loading.set(id, loaded);
+    const done = () => void this.loading.delete(id);
+    loaded.then(done, done);
+    return loaded;
+  }
+
+  private rebuilt(row: StoredGame, { deals, actions }: { deals: string[][]; actions: string[] }): LiveGame {
+    const id = row.id;
     const game: LiveGame = {
       id,
       kind: row.kind,
@@ -182,9 +201,24 @@ export class GameService {
     return game.state === 'playing' ? this.track(game) : game;
   }
 
+  /** The store's reason when `error` is a failure to store that a retry may cure (see GameStore.storageFailure). */
+  storageFailure(error: unknown): string | undefined {
+    return this.store.storageFailure(error);
+  }
+
+  /** Whether `error` is a create refused because the game exists already (a player's daily attempt). */
+  isDuplicate(error: unknown): boolean {
+    return this.store.isDuplicate(error);
+  }
+
+  /** A game being played, if this process holds it in memory (every playing game, once loaded at start). */
+  live(id: number): LiveGame | undefined {
+    return this.playing.get(id);
+  }
+
   /** The live games of a player (to tell their opponents when they disconnect). */
   playingGamesOf(playerId: number): LiveGame[] {
-    return [...this.live.values()].filter((game) => game.playerId === playerId);
+    return [...this.playing.values()].filter((game) => game.playerId === playerId);
   }
 
   snapshot(game: LiveGame, raceCode: string | null): GameSnapshot {
@@ -211,9 +245,10 @@ export class GameService {
   }
 
   private playNow(player: PlayerView, request: ActionRequest): Pending<Refusal | undefined> {
-    const found = this.ownGame(player, request.gameId);
-    if (found instanceof Refusal) return found;
-    const game = found;
+    return after(this.ownGame(player, request.gameId), (found) => (found instanceof Refusal ? found : this.playOn(found, request)));
+  }
+
+  private playOn(game: LiveGame, request: ActionRequest): Pending<Refusal | undefined> {
     const nextIndex = game.actions.length;
     const parsed = parseAction(request.action);
     if (request.index < nextIndex) {
@@ -292,19 +327,17 @@ export class GameService {
 
   /** Gives up a game. */
   resign(player: PlayerView, gameId: number): Pending<Refusal | undefined> {
-    return this.inTurn(gameId, () => {
-      const found = this.ownGame(player, gameId);
-      if (found instanceof Refusal) return found;
-      const over = this.overRefusal(found);
-      if (over) return over;
-      return this.end(found, 'resigned', this.clock.now());
-    });
+    return this.inTurn(gameId, () =>
+      after(this.ownGame(player, gameId), (found) => {
+        if (found instanceof Refusal) return found;
+        return this.overRefusal(found) ?? this.end(found, 'resigned', this.clock.now());
+      }),
+    );
   }
 
   /** Finishes a game whose player left it (lifecycle.ts): ranked as a resignation at `at`, when they left, with the cards home then. */
-  abandon(game: LiveGame, at: number): void {
-    if (this.closing || game.state !== 'playing') return;
-    this.end(game, 'abandoned', at);
+  abandon(game: LiveGame, at: number): Pending<void> {
+    return this.inTurn(game.id, () => (this.closing || game.state !== 'playing' ? undefined : this.end(game, 'abandoned', at)));
   }
 
   /**
@@ -316,13 +349,17 @@ export class GameService {
     gameId: number,
     lastIndex: number,
     raceCode: (game: LiveGame) => string | null,
-  ): ServerMessageOf<'resynced'> | GameSnapshot | Refusal {
-    const game = this.ownGame(player, gameId);
-    if (game instanceof Refusal) return game;
-    if (lastIndex >= game.actions.length) return this.snapshot(game, raceCode(game));
-    const acks: AckBody[] = [];
-    for (let index = lastIndex + 1; index < game.actions.length; index++) acks.push(this.ackOf(game, index));
-    return { type: 'resynced', gameId, acks, status: gameStatusOf(game) };
+  ): Pending<ServerMessageOf<'resynced'> | GameSnapshot | Refusal> {
+    // In the game's turn: what it answers includes every move acknowledged before it.
+    return this.inTurn(gameId, () =>
+      after(this.ownGame(player, gameId), (game) => {
+        if (game instanceof Refusal) return game;
+        if (lastIndex >= game.actions.length) return this.snapshot(game, raceCode(game));
+        const acks: AckBody[] = [];
+        for (let index = lastIndex + 1; index < game.actions.length; index++) acks.push(this.ackOf(game, index));
+        return { type: 'resynced' as const, gameId, acks, status: gameStatusOf(game) };
+      }),
+    );
   }
 
   /** Stops timers; the database is closed by its plugin. */
@@ -332,12 +369,18 @@ export class GameService {
     this.timers.clear();
   }
 
-  private ownGame(player: PlayerView, gameId: number): LiveGame | Refusal {
+  /** Resolves once every load and write in flight has settled (at shutdown, before the store closes). */
+  async settled(): Promise<void> {
+    while (this.writing.size > 0 || this.loading.size > 0) await Promise.all([...this.writing.values(), ...this.loading.values()].map((work) => work.catch(ignore)));
+  }
+
+  private ownGame(player: PlayerView, gameId: number): Pending<LiveGame | Refusal> {
     if (this.closing) return new Refusal('server-closing', 'the server is shutting down: reconnect in a moment');
-    const game = this.get(gameId);
-    if (!game) return new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId' });
-    if (game.playerId !== player.id) return new Refusal('not-your-game', `game ${gameId} belongs to another player`, { field: 'gameId' });
-    return game;
+    return after(this.get(gameId), (game) => {
+      if (!game) return new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId' });
+      if (game.playerId !== player.id) return new Refusal('not-your-game', `game ${gameId} belongs to another player`, { field: 'gameId' });
+      return game;
+    });
   }
 
   /**
@@ -345,16 +388,18 @@ export class GameService {
    * server), so nothing reads or plays it as still running.
    */
   expireIfDue(game: LiveGame): void {
-    if (game.state === 'playing' && game.deadline !== null && this.clock.now() >= game.deadline) {
-      this.end(game, 'timed-out', game.deadline);
+    if (game.state === 'playing' && !this.ending.has(game.id) && game.deadline !== null && this.clock.now() >= game.deadline) {
+      const ended = this.end(game, 'timed-out', game.deadline);
+      if (ended instanceof Promise) ended.catch((error: unknown) => this.log.error({ err: error, gameId: game.id }, 'cannot store a time-out'));
     }
   }
 
-  /** Refuses changes to a finished game, first ending it if its deadline has passed unseen. */
+  /** Refuses changes to a finished game (or one whose end is being stored), first ending it if its deadline has passed unseen. */
   private overRefusal(game: LiveGame): Refusal | undefined {
     this.expireIfDue(game);
-    if (game.state === 'playing') return undefined;
-    const message = `game ${game.id} is over (${game.state}): no more actions`;
+    const state = this.ending.get(game.id) ?? game.state;
+    if (state === 'playing') return undefined;
+    const message = `game ${game.id} is over (${state}): no more actions`;
     return new Refusal('game-over', message, { field: 'gameId', nextIndex: game.actions.length });
   }
 
@@ -373,7 +418,13 @@ export class GameService {
       this.finish(game, state, at);
       return undefined;
     };
-    return stored instanceof Promise ? this.holdTurn(game.id, stored.then(commit)) : commit();
+    if (!(stored instanceof Promise)) return commit();
+    this.ending.set(game.id, state);
+    const done = () => void this.ending.delete(game.id);
+    return this.holdTurn(
+      game.id,
+      stored.then(commit).finally(done),
+    );
   }
 
   /**
@@ -382,30 +433,27 @@ export class GameService {
    */
   private inTurn<T>(gameId: number, work: () => Pending<T>): Pending<T> {
     const waiting = this.writing.get(gameId);
-    if (!waiting) return work();
-    const queued = waiting.then(work);
-    this.trackTurn(gameId, queued);
-    return queued;
+    // A turn that did not finish at once (a load, a write) holds the game until it settles.
+    const outcome = waiting ? waiting.then(work) : work();
+    return outcome instanceof Promise ? this.holdTurn(gameId, outcome) : outcome;
   }
 
-  /** A write of a game now in flight: later work on that game waits for it (inside a queued turn, the queue already does). */
-  private holdTurn<T>(gameId: number, write: Promise<T>): Promise<T> {
-    if (!this.writing.has(gameId)) this.trackTurn(gameId, write);
-    return write;
-  }
-
-  private trackTurn(gameId: number, work: Promise<unknown>): void {
-    const settled = work.then(ignore, ignore);
+  /** Work on a game now in flight: later work on that game waits for it, and for whatever it was already waiting for. */
+  private holdTurn<T>(gameId: number, work: Promise<T>): Promise<T> {
+    const before = this.writing.get(gameId);
+    const own = work.then(ignore, ignore);
+    const settled = before ? Promise.all([before, own]).then(ignore) : own;
     this.writing.set(gameId, settled);
     void settled.then(() => {
       if (this.writing.get(gameId) === settled) this.writing.delete(gameId);
     });
+    return work;
   }
 
   private finish(game: LiveGame, state: EndState, at: number): void {
     game.state = state;
     game.finishedAt = at;
-    this.live.delete(game.id);
+    this.playing.delete(game.id);
     this.timers.get(game.id)?.();
     this.timers.delete(game.id);
     this.transport.toPlayer(game.playerId, { type: 'game-over', gameId: game.id, status: gameStatusOf(game) });
@@ -423,7 +471,7 @@ export class GameService {
   }
 
   private track(game: LiveGame): LiveGame {
-    this.live.set(game.id, game);
+    this.playing.set(game.id, game);
     if (game.deadline !== null) this.armDeadline(game, game.deadline - this.clock.now());
     return game;
   }

@@ -17,7 +17,7 @@ import { transaction, type Db, type Transaction } from './db/index.js';
 import { games, players, raceEntries, races } from './db/schema.js';
 import { Refusal } from './errors.js';
 import type { GameService } from './games.js';
-import type { Transport } from './ports.js';
+import { after, recovering, type Pending, type Transport } from './ports.js';
 import type { ClosedReason, PlayerView, RaceEvent } from '../contract/index.js';
 
 export interface LifecycleRules {
@@ -157,17 +157,16 @@ export class RaceLifecycle {
       id,
       this.clock.setTimer(since + this.rules.graceMs - this.clock.now(), () => {
         this.graceTimers.delete(id);
-        try {
-          this.graceOver(raceId, playerId);
-        } catch (error) {
-          this.log.error({ err: error, raceId, playerId }, 'cannot end a grace period');
-        }
+        recovering(
+          () => this.graceOver(raceId, playerId),
+          (error) => this.log.error({ err: error, raceId, playerId }, 'cannot end a grace period'),
+        );
       }),
     );
   }
 
   /** A grace period ran out: unless the racer came back, their seat or their game ends. */
-  private graceOver(raceId: number, playerId: number): void {
+  private graceOver(raceId: number, playerId: number): Pending<void> {
     if (this.games.closing || this.transport.isConnected(playerId)) return;
     const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
     const entry = this.db
@@ -188,10 +187,13 @@ export class RaceLifecycle {
       .from(games)
       .where(and(eq(games.raceId, raceId), eq(games.playerId, playerId)))
       .get();
-    const game = row && this.games.get(row.id);
-    if (!game || game.state !== 'playing') return;
-    this.announcer.announce(race.code, { kind: 'abandoned', player: this.playerOf(playerId), at: this.clock.now() });
-    this.games.abandon(game, entry.goneSince);
+    if (!row) return;
+    const goneSince = entry.goneSince;
+    return after(this.games.get(row.id), (game) => {
+      if (!game || game.state !== 'playing') return;
+      this.announcer.announce(race.code, { kind: 'abandoned', player: this.playerOf(playerId), at: this.clock.now() });
+      return this.games.abandon(game, goneSince);
+    });
   }
 
   private armLobbyLimit(race: RaceRow): void {

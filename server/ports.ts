@@ -13,6 +13,22 @@ import type { VariantId } from '../shared/index.js';
  */
 export type Pending<T> = T | Promise<T>;
 
+/** `next(value)` now for a plain value, after it for a promise: the synchronous path stays synchronous. */
+export function after<T, U>(value: Pending<T>, next: (value: T) => Pending<U>): Pending<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** `work()`, with `recover` taking over whether it throws now or rejects later. */
+export function recovering<T>(work: () => Pending<T>, recover: (error: unknown) => Pending<T>): Pending<T> {
+  let value: Pending<T>;
+  try {
+    value = work();
+  } catch (error) {
+    return recover(error);
+  }
+  return value instanceof Promise ? value.catch(recover) : value;
+}
+
 /** A game as stored, before its move log is read. */
 export interface StoredGame {
   readonly id: number;
@@ -40,6 +56,12 @@ export interface NewGameRow {
   readonly foundations: number;
   /** makeLayout strings of deal 0. */
   readonly layout: string[];
+}
+
+/** The race whose start deals the games: stored as running (with its hard cap) in the games' transaction. */
+export interface RaceStart {
+  readonly raceId: number;
+  readonly capAt: number | null;
 }
 
 /** One move as stored: the log row, the deal of a redeal, the game's counts, its result when the move ends it. */
@@ -70,23 +92,25 @@ export interface MoveLog {
 }
 
 /**
- * Where the game service keeps games. Writes may be asynchronous: the service never has two
+ * Where the game service keeps games. Every call may answer later: the service never has two
  * writes of one game in flight, applies a move to memory only once its write has resolved, and
- * acknowledges it only then; a rejected write changes nothing and is reported to the player.
- * The reads and the creation are made at load and deal time, off the move path.
+ * acknowledges it only then; a rejected write changes nothing and is reported to the player. A
+ * game being loaded is one turn of that game too, so its moves wait for the load.
  */
 export interface GameStore {
-  /** Stores new games and their first deals in one transaction with `alongside` (a race marked running); their ids in order. */
-  createGames(rows: readonly NewGameRow[], alongside?: () => void): number[];
-  loadGame(id: number): StoredGame | undefined;
-  loadMoveLog(id: number): MoveLog;
+  /** Stores new games and their first deals in one transaction, with the race they start marked running; their ids in order. */
+  createGames(rows: readonly NewGameRow[], starts?: RaceStart): Pending<number[]>;
+  loadGame(id: number): Pending<StoredGame | undefined>;
+  loadMoveLog(id: number): Pending<MoveLog>;
   /** Ids of every game still playing (loaded at start). */
-  playingGameIds(): number[];
+  playingGameIds(): Pending<number[]>;
   /** The move path: durable once it resolves. */
   appendMove(move: MoveWrite): Pending<void>;
   endGame(end: GameEnd): Pending<void>;
   /** The storage's own reason (`SQLITE_FULL`, a lost connection) when `error` is a failure to store that a retry may cure; undefined for a fault. */
   storageFailure(error: unknown): string | undefined;
+  /** Whether `error` is a create refused by a unique key: the player's attempt at that day is stored already. */
+  isDuplicate(error: unknown): boolean;
 }
 
 /** Who hears about games and races: a player's sockets (every tab) and a race's watchers. */

@@ -22,7 +22,7 @@ import { noteStorageFailure, STORAGE_RETRY_MS, transaction, type Db, type Transa
 import { games, players, raceEntries, races } from './db/schema.js';
 import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
-import type { Transport } from './ports.js';
+import { after, recovering, type Pending, type Transport } from './ports.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { presenceOf } from './presence.js';
 import { rankStandings, type Finisher } from './standings.js';
@@ -270,7 +270,7 @@ export class RaceService {
   }
 
   /** The game `playerId` plays in race `code`, once dealt. */
-  gameOf(code: string, playerId: number): LiveGame | undefined {
+  gameOf(code: string, playerId: number): Pending<LiveGame | undefined> {
     const race = this.find(code);
     if (!race) return undefined;
     const row = this.db
@@ -303,13 +303,14 @@ export class RaceService {
       raceId,
       this.clock.setTimer(ms, () => {
         this.countdowns.delete(raceId);
-        try {
-          this.deal(raceId);
-        } catch (error) {
-          const code = noteStorageFailure(this.db, error);
-          this.log.error({ err: error, code, raceId }, code ? 'cannot store the deal: retrying' : 'cannot deal the race');
-          if (code !== undefined) this.armDeal(raceId, STORAGE_RETRY_MS);
-        }
+        recovering(
+          () => this.deal(raceId),
+          (error) => {
+            const code = this.games.storageFailure(error);
+            this.log.error({ err: error, code, raceId }, code ? 'cannot store the deal: retrying' : 'cannot deal the race');
+            if (code !== undefined) this.armDeal(raceId, STORAGE_RETRY_MS);
+          },
+        );
       }),
     );
   }
@@ -335,7 +336,7 @@ export class RaceService {
   }
 
   /** The countdown is over: every racer's game is dealt from the race seed and sent in the same tick. */
-  private deal(raceId: number): void {
+  private deal(raceId: number): Pending<void> {
     const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
     if (!race || race.state !== 'countdown') return;
     const startedAt = race.startsAt!;
@@ -353,10 +354,12 @@ export class RaceService {
         startedAt,
         deadline,
       })),
-      () => this.db.update(races).set({ state: 'running', capAt }).where(eq(races.id, raceId)).run(),
+      { raceId, capAt },
     );
-    for (const game of dealt) this.transport.toPlayer(game.playerId, this.games.snapshot(game, race.code));
-    this.broadcastView(race.code);
+    return after(dealt, (dealt) => {
+      for (const game of dealt) this.transport.toPlayer(game.playerId, this.games.snapshot(game, race.code));
+      this.broadcastView(race.code);
+    });
   }
 
   /**

@@ -12,7 +12,8 @@ import type { DailyService } from './daily.js';
 import type { Db } from './db/index.js';
 import { games, players, raceEntries, races } from './db/schema.js';
 import { Refusal } from './errors.js';
-import { storedLayout, type GameService } from './games.js';
+import { storedLayout, type GameService, type LiveGame } from './games.js';
+import { after, type Pending } from './ports.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -62,7 +63,7 @@ export class ReplayService {
    * The game's `lucie-record/1`: the stored deals and move log with who, when and how it ended in
    * `meta`. Refused to anyone but its player while the game is being played or its contest is on.
    */
-  record(id: number, viewer: PlayerView | null): { record: RecordJson; filename: string } {
+  record(id: number, viewer: PlayerView | null): Pending<{ record: RecordJson; filename: string }> {
     const row = this.row(id);
     const { game } = row;
     const revealed = this.revealed(row);
@@ -72,7 +73,12 @@ export class ReplayService {
       }
       if (!revealed) throw new Refusal('record-hidden', this.hiddenBecause(row));
     }
-    const live = this.gameService.get(id)!;
+    return after(this.gameService.get(id), (live) => this.recordOf(row, live!, revealed));
+  }
+
+  private recordOf(row: SummaryRow, live: LiveGame, revealed: boolean): { record: RecordJson; filename: string } {
+    const { game } = row;
+    const id = game.id;
     const record = makeRecord({
       variant: live.variant,
       ...(revealed && { seed: live.seed }),
@@ -97,7 +103,8 @@ export class ReplayService {
     const row = this.query.one.get({ id });
     if (!row) throw new Refusal('unknown-game', `there is no game ${id}`, { field: 'id' });
     if (row.game.status !== 'playing') return row;
-    const live = this.gameService.get(id)!;
+    const live = this.gameService.live(id);
+    if (!live) return row;
     this.gameService.expireIfDue(live);
     return live.state === 'playing' ? row : this.query.one.get({ id })!;
   }

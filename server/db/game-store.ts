@@ -1,7 +1,8 @@
+import Database from 'better-sqlite3';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { GameEnd, GameStore, MoveLog, MoveWrite, NewGameRow, StoredGame } from '../ports.js';
+import type { GameEnd, GameStore, MoveLog, MoveWrite, NewGameRow, RaceStart, StoredGame } from '../ports.js';
 import { noteStorageFailure, transaction, type Db, type Transaction } from './index.js';
-import { gameActions, gameDeals, games } from './schema.js';
+import { gameActions, gameDeals, games, races } from './schema.js';
 
 /**
  * The game store on SQLite: every write is one synchronous transaction, committed (in the WAL)
@@ -44,7 +45,7 @@ export class SqliteGameStore implements GameStore {
     };
   }
 
-  createGames(rows: readonly NewGameRow[], alongside?: () => void): number[] {
+  createGames(rows: readonly NewGameRow[], starts?: RaceStart): number[] {
     return this.transaction(() => {
       const ids = rows.map(({ layout, ...row }) => {
         const { id } = this.db
@@ -55,7 +56,7 @@ export class SqliteGameStore implements GameStore {
         this.db.insert(gameDeals).values({ gameId: id, k: 0, layout }).run();
         return id;
       });
-      alongside?.();
+      if (starts) this.db.update(races).set({ state: 'running', capAt: starts.capAt }).where(eq(races.id, starts.raceId)).run();
       return ids;
     });
   }
@@ -103,6 +104,10 @@ export class SqliteGameStore implements GameStore {
 
   storageFailure(error: unknown): string | undefined {
     return noteStorageFailure(this.db, error);
+  }
+
+  isDuplicate(error: unknown): boolean {
+    return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
   }
 
   endGame({ gameId, status, finishedAt, rankKey }: GameEnd): void {

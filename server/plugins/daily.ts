@@ -28,7 +28,7 @@ export default fp<{ secret?: string }>(
 
     app.post('/api/daily/start', async (request, reply): Promise<DailyStartAnswer> => {
       const player = currentPlayer(request);
-      const { day, game, created } = daily.start(player);
+      const { day, game, created } = await daily.start(player);
       reply.code(created ? 201 : 200);
       return { daily: daily.view(day, player), game: app.games.snapshot(game, null) };
     });

@@ -14,7 +14,11 @@ export default fp(
     const games = new GameService(new SqliteGameStore(app.db), app.hub, app.clock, app.log);
     app.decorate('games', games);
     app.addHook('onReady', async () => games.loadPlaying());
-    app.addHook('preClose', async () => games.close());
+    app.addHook('preClose', async () => {
+      games.close();
+      // An asynchronous store's writes in flight finish (and are acknowledged) before it closes.
+      await games.settled();
+    });
   },
   { name: 'games', dependencies: ['db'] },
 );

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
-import { createRaceBody, kickBody, raceCode, rematchBody, type RaceAnswer } from '../../contract/index.js';
+import { createRaceBody, kickBody, raceCode, rematchBody, type RaceAnswer, type RaceReplayAnswer } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
 import { parseBody } from '../http.js';
+import { raceReplay } from '../race-replay.js';
 import { RaceService, type RaceTiming } from '../races.js';
 import { currentPlayer } from './players.js';
 
@@ -21,7 +22,7 @@ function codeOf(params: CodeParams): string {
   return code.data;
 }
 
-/** Races over HTTP: create, join, look, start, leave, kick, cancel, rematch. Live play is on the websocket. */
+/** Races over HTTP: create, join, look, start, leave, kick, cancel, rematch, and the replay once finished. Live play is on the websocket. */
 export default fp<RaceTiming>(
   async (app, timing) => {
     const races = new RaceService(app.db, app.games, app.hub, app.clock, app.log, timing);
@@ -42,6 +43,10 @@ export default fp<RaceTiming>(
       if (!race) throw new Refusal('unknown-race', `there is no race ${request.params.code}`);
       return { race };
     });
+
+    app.get<{ Params: CodeParams }>('/api/races/:code/replay', async (request): Promise<RaceReplayAnswer> =>
+      raceReplay(app.db, races, codeOf(request.params)),
+    );
 
     app.post<{ Params: CodeParams }>('/api/races/:code/join', async (request): Promise<RaceAnswer> => {
       const player = currentPlayer(request);

@@ -6,7 +6,7 @@ import { CLIENT_MESSAGE_TYPES, clientMessage, type ClientMessage, type ServerMes
 import { noteStorageFailure } from '../db/index.js';
 import { describeZodError, Refusal } from '../errors.js';
 import { send, type Peer } from '../hub.js';
-import type { Pending } from '../ports.js';
+import { after, type Pending } from '../ports.js';
 import { playerByToken } from './players.js';
 
 export interface SocketLimits {
@@ -207,9 +207,11 @@ export default fp<{ limits: SocketLimits }>(
             if (!race) return new Refusal('unknown-race', `there is no race ${message.code}`, { field: 'code' });
             app.hub.watch(peer, message.code);
             send(socket, { type: 'race', race, serverTime: app.clock.now() });
-            const game = peer.player && app.races.gameOf(message.code, peer.player.id);
-            if (game) send(socket, app.games.snapshot(game, message.code));
-            return undefined;
+            if (!peer.player) return undefined;
+            return after(app.races.gameOf(message.code, peer.player.id), (game) => {
+              if (game) send(socket, app.games.snapshot(game, message.code));
+              return undefined;
+            });
           }
           case 'unwatch':
             app.hub.unwatch(peer, message.code);
@@ -223,10 +225,11 @@ export default fp<{ limits: SocketLimits }>(
           case 'resign':
             return app.games.resign(player, message.gameId);
           case 'resync': {
-            const answer = app.games.resync(player, message.gameId, message.lastIndex, (game) => app.races.codeOf(game));
-            if (answer instanceof Refusal) return answer;
-            send(socket, answer);
-            return undefined;
+            return after(app.games.resync(player, message.gameId, message.lastIndex, (game) => app.races.codeOf(game)), (answer) => {
+              if (answer instanceof Refusal) return answer;
+              send(socket, answer);
+              return undefined;
+            });
           }
         }
       }

@@ -39,15 +39,15 @@ export interface RunningServer {
 /**
  * `server/main.ts` run from its sources through tsx (the code under test, no server build to
  * wait for; `npm start`'s compiled server has its own test), serving TEST_CLIENT_DIR on a free
- * port with a fresh data directory.
+ * port with a fresh data directory; `env` overrides its settings (a short grace period).
  */
-export async function startServer(): Promise<RunningServer> {
+export async function startServer(env: Readonly<Record<string, string>> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'lucie-browser-data-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
     cwd: ROOT,
     // Every browser of a test shares 127.0.0.1: the per-address limits (tested in test/server) would refuse scripted players.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: TEST_CLIENT_DIR, LOG_LEVEL: 'warn', RATE_LIMITS: 'off' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: TEST_CLIENT_DIR, LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attemptSeed, dealsMismatch, makeLayout, redealLayout, type VariantId } from '../../shared/index.js';
 import type { DailyStartAnswer } from '../../contract/index.js';
-import { api, autoplay, createPlayer, layoutOf, ManualClock, startServer, TEST_DAILY_SECRET, type TestPlayer, type TestServer } from './helpers.js';
+import { api, autoplay, createPlayer, layoutOf, ManualClock, startServer, TEST_DAILY_SECRET, type TestPlayer, type TestServer , now } from './helpers.js';
 
 const HOUR = 3_600_000;
 let server: TestServer;
@@ -40,8 +40,8 @@ describe('daily redeal streams', () => {
     for (const [index, action] of played.slice(0, firstRedeal + 1).entries()) {
       expect(app.games.play(bob, { gameId: copy.game.gameId, index, action })).toBeUndefined();
     }
-    const anaGame = app.games.get(first.game.gameId)!;
-    const bobGame = app.games.get(copy.game.gameId)!;
+    const anaGame = now(app.games.get(first.game.gameId))!;
+    const bobGame = now(app.games.get(copy.game.gameId))!;
     const gathered = layoutOf(bobGame.deals[1]!).flat();
     expect([...gathered].sort((a, b) => a - b)).toEqual([...layoutOf(anaGame.deals[1]!).flat()].sort((a, b) => a - b));
     expect(bobGame.deals[1]).not.toEqual(anaGame.deals[1]);
@@ -51,7 +51,7 @@ describe('daily redeal streams', () => {
     const day = await api(app, 'GET', '/api/daily/2026-11-30');
     const seed: string = day.body.daily.seed;
     expect(seed).toMatch(/^daily-2026-11-30-/);
-    for (const game of [anaGame, app.games.get(copy.game.gameId)!]) {
+    for (const game of [anaGame, now(app.games.get(copy.game.gameId))!]) {
       const deals = game.deals.map(layoutOf);
       expect(deals.length).toBeGreaterThan(1);
       expect(dealsMismatch('strict' as VariantId, seed, attemptSeed(seed, game.id), deals)).toBeUndefined();

@@ -5,6 +5,7 @@ import { makeAction, parseAction, parseLayout, Position, type Action, type Layou
 import { buildApp, type AppOptions } from '../../server/app.js';
 import type { Clock } from '../../server/clock.js';
 import { races } from '../../server/db/schema.js';
+import type { Pending } from '../../server/ports.js';
 import type { ClientMessageInput, RaceView, ServerMessage, ServerMessageOf } from '../../contract/index.js';
 
 export interface TestServer {
@@ -206,12 +207,18 @@ export function chooseAction(position: Position): Action | undefined {
  */
 export const TEST_DAILY_SECRET = 'test-daily-secret-0763-for-the-server-suite';
 
+/** The value of a call on the SQLite store, which answers in the same turn: a promise here would be a change of path. */
+export function now<T>(value: Pending<T>): T {
+  if (value instanceof Promise) throw new Error('the SQLite path waited for a promise');
+  return value;
+}
+
 /**
  * Plays `chooseAction` for `player` straight through the game service (the path every socket
  * action takes), at most `count` actions or to the end; returns the actions played.
  */
 export function autoplay(app: FastifyInstance, player: TestPlayer, gameId: number, count = Number.POSITIVE_INFINITY): string[] {
-  const game = app.games.get(gameId)!;
+  const game = now(app.games.get(gameId))!;
   const played: string[] = [];
   for (let action = chooseAction(game.position); action && played.length < count; action = chooseAction(game.position)) {
     const refusal = app.games.play(player, { gameId, index: game.actions.length, action: makeAction(action) });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { games, players } from '../../server/db/schema.js';
 import type { DailyStartAnswer, LeaderboardView } from '../../contract/index.js';
 import { rankKey } from '../../server/standings.js';
-import { api, autoplay, createPlayer, dbState, ManualClock, startServer, TEST_DAILY_SECRET, type TestPlayer, type TestServer } from './helpers.js';
+import { api, autoplay, createPlayer, dbState, ManualClock, startServer, TEST_DAILY_SECRET, type TestPlayer, type TestServer , now } from './helpers.js';
 
 const DAY = '2026-11-29';
 const MINUTE = 60_000;
@@ -67,7 +67,7 @@ describe('the ranking', () => {
   it('puts wins first by time, then losses by cards home, then time; ties share a rank (1, 2, 3, 3, 5, 6)', async () => {
     const people = await playTheDay();
     const view = await board('', people.Gil);
-    const cards = (name: string) => server.app.games.get(people[name]!.gameId)!.position.foundationCount();
+    const cards = (name: string) => now(server.app.games.get(people[name]!.gameId))!.position.foundationCount();
     expect(cards('Cid')).toBe(cards('Fay'));
     expect(cards('Eve')).toBeLessThan(cards('Cid'));
     expect(view.entries.map(({ rank, name, state, foundations, elapsedMs }) => ({ rank, name, state, foundations, elapsedMs }))).toEqual([

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeAction } from '../../shared/index.js';
 import { DB_FILE } from '../../server/db/index.js';
-import { api, Client, createPlayer, createRace, ManualClock, Mirror, play, startServer, type TestPlayer, type TestServer } from './helpers.js';
+import { api, Client, createPlayer, createRace, ManualClock, Mirror, play, startServer, type TestPlayer, type TestServer , now } from './helpers.js';
 
 const LIMIT_MS = 60_000;
 let dir: string;
@@ -85,7 +85,7 @@ describe('storage failures', () => {
     expect(await a.next('error')).toMatchObject({ code: 'storage-unavailable', request: 'action', gameId: mirror.gameId, index: 1, nextIndex: 1 });
     await a.settle();
     expect(a.all('ack').map((ack) => ack.index)).toEqual([0]);
-    expect(server.app.games.get(mirror.gameId)!.actions).toHaveLength(1);
+    expect(now(server.app.games.get(mirror.gameId))!.actions).toHaveLength(1);
     unlock();
     expect(stored()).toEqual(before);
     // Right after a lock the server refuses moves untried for a moment (no busy wait per move).
@@ -100,14 +100,14 @@ describe('storage failures', () => {
     a.send({ type: 'resign', gameId: mirror.gameId });
     expect(await a.next('error')).toMatchObject({ code: 'storage-unavailable', request: 'resign' });
     unlock();
-    expect(server.app.games.get(mirror.gameId)!.state).toBe('playing');
+    expect(now(server.app.games.get(mirror.gameId))!.state).toBe('playing');
     await play(a, mirror, mirror.choose()!);
   });
 
   it('ends a game whose time limit falls due while storage is down once it is back, without dying', async () => {
     lock();
     clock.advance(LIMIT_MS);
-    expect(server.app.games.get(mirror.gameId)!.state).toBe('playing');
+    expect(now(server.app.games.get(mirror.gameId))!.state).toBe('playing');
     unlock();
     clock.advance(5_000);
     expect(await a.next('game-over')).toMatchObject({ gameId: mirror.gameId, status: { state: 'timed-out' } });

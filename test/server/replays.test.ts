@@ -20,6 +20,7 @@ import {
   unwrap,
   type TestPlayer,
   type TestServer,
+  now,
 } from './helpers.js';
 
 const DAY = '2026-11-29';
@@ -121,7 +122,7 @@ describe('daily games', () => {
     autoplay(app, bob, gameB.gameId, 3);
 
     // In progress: the owner's record is the live game, without the seed.
-    const live = app.games.get(gameA.gameId)!;
+    const live = now(app.games.get(gameA.gameId))!;
     const mine = await record(gameA.gameId, ana);
     expect(mine.status).toBe(200);
     expect(mine.body).toMatchObject({ actions: live.actions, meta: { player: 'Ana', kind: 'daily', day: DAY, state: 'playing' } });
@@ -159,7 +160,7 @@ describe('daily games', () => {
       const result = (await summary(gameId)).result;
       expect(result.state).toBe(state);
       expect(verifyRecord(open.body)).toMatchObject({ ok: true, foundations: result.foundations, won: false });
-      expect(makeBoard(replayed(open.body))).toEqual(makeBoard(app.games.get(gameId)!.position));
+      expect(makeBoard(replayed(open.body))).toEqual(makeBoard(now(app.games.get(gameId))!.position));
       expect(unwrap(parseRecord(JSON.stringify(open.body))).deals[0]).toEqual(dealLayout(seed, 'strict'));
     }
   });

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.js';
 import { DB_FILE } from '../../server/db/index.js';
-import { api, autoplay, createPlayer, createRace, ManualClock, TEST_DAILY_SECRET, type TestPlayer } from './helpers.js';
+import { api, autoplay, createPlayer, createRace, ManualClock, TEST_DAILY_SECRET, type TestPlayer , now } from './helpers.js';
 
 /**
  * Thousands of rows through every write path, one path at a time (a path whose commits never
@@ -67,13 +67,13 @@ describe.each(['worker', 'auto'] as const)('the write-ahead log with %s checkpoi
     let moves = 0;
     for (const [i, code] of codes.entries()) {
       const creator = players[2 * i]!;
-      moves += autoplay(app, creator, app.races.gameOf(code, creator.id)!.id).length;
+      moves += autoplay(app, creator, now(app.races.gameOf(code, creator.id))!.id).length;
     }
     expect(moves).toBeGreaterThan(3000);
     await measure('moves');
     for (const [i, code] of codes.entries()) {
       const joiner = players[2 * i + 1]!;
-      if (i % 2 === 0) expect(app.games.resign(joiner, app.races.gameOf(code, joiner.id)!.id)).toBeUndefined();
+      if (i % 2 === 0) expect(app.games.resign(joiner, now(app.races.gameOf(code, joiner.id))!.id)).toBeUndefined();
     }
     await measure('resignations and standings');
     clock.advance(600_000);

@@ -10,6 +10,8 @@ import type {
   LeaderboardAnswer,
   MeAnswer,
   RaceAnswer,
+  PlayerStatsAnswer,
+  RaceReplayAnswer,
 } from './contract.js';
 import type { RecordJson } from './engine.js';
 import { forget, identity, remember } from './identity.svelte.js';
@@ -64,6 +66,12 @@ export const joinRace = (code: string): Promise<RaceAnswer> => request('POST', `
 export const startRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/start`, {});
 export const leaveRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/leave`, {});
 export const cancelRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/cancel`, {});
+/** A finished race's boards and moves with their times (refused with `not-finished` before). */
+export const getRaceReplay = (code: string): Promise<RaceReplayAnswer> => request('GET', `/api/races/${encodeURIComponent(code)}/replay`);
+export const kickRacer = (code: string, playerId: number): Promise<RaceAnswer> =>
+  request('POST', `/api/races/${encodeURIComponent(code)}/kick`, { playerId });
+export const answerRematch = (code: string, answer: 'accept' | 'decline'): Promise<RaceAnswer> =>
+  request('POST', `/api/races/${encodeURIComponent(code)}/rematch`, { answer });
 
 /** Today's daily deal, or the one of `day` (YYYY-MM-DD). */
 export const getDaily = (day?: string): Promise<DailyAnswer> => request('GET', day ? `/api/daily/${encodeURIComponent(day)}` : '/api/daily');
@@ -74,4 +82,6 @@ export const getLeaderboard = (day: string, offset: number): Promise<Leaderboard
 export const getGame = (id: number): Promise<GameSummaryAnswer> => request('GET', `/api/games/${id}`);
 /** The game's `lucie-record/1` record (another player's daily game only once its day is over). */
 export const getRecord = (id: number): Promise<RecordJson> => request('GET', `/api/games/${id}/record`);
+/** Anyone's record per variant, from their finished games. */
+export const getPlayerStats = (id: number): Promise<PlayerStatsAnswer> => request('GET', `/api/players/${id}/stats`);
 export const myGames = (offset: number): Promise<HistoryAnswer> => request('GET', `/api/me/games?offset=${offset}`);

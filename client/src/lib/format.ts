@@ -1,9 +1,32 @@
-import { dayStart, RACE_CODE_IN_TEXT, type ClosedReason, type GameState, type PresenceView, type ProgressStatus } from './contract.js';
+import { dayStart, RACE_CODE_IN_TEXT, type ClosedReason, type GameState, type PresenceView, type ProgressStatus, type RaceEvent } from './contract.js';
 
 /** Where a racer is, in words: `online`, `reconnecting (0:42 left)`, `gone`. */
 export function presenceText(presence: PresenceView, serverNow: number): string {
   if (presence.state !== 'reconnecting') return presence.state;
   return presence.until === null ? 'reconnecting' : `reconnecting (${duration(presence.until - serverNow)} left)`;
+}
+
+/** What just happened to a race, as everyone watching it is told: `Bo is now the creator of the lobby.` */
+export function eventText({ kind, player }: RaceEvent, myId: number | null): string {
+  const who = player === null ? 'Someone' : player.id === myId ? 'You' : player.name;
+  switch (kind) {
+    case 'left':
+      return `${who} left the lobby.`;
+    case 'kicked':
+      return `${who} ${who === 'You' ? 'were' : 'was'} removed from the lobby by its creator.`;
+    case 'unseated':
+      return `${who} lost ${who === 'You' ? 'your' : 'their'} seat: away for longer than the grace period.`;
+    case 'creator-changed':
+      return who === 'You' ? 'You are now the creator of this lobby: you start the race.' : `${who} is now the creator of this lobby.`;
+    case 'cancelled':
+      return 'The creator cancelled this race.';
+    case 'closed':
+      return 'This lobby closed.';
+    case 'abandoned':
+      return `${who} did not come back in time: ${who === 'You' ? 'your' : 'their'} game is finished as abandoned.`;
+    case 'rematch':
+      return `${who} answered the rematch.`;
+  }
 }
 
 /** Why a race is closed, said to whoever opens its link. */

@@ -1,5 +1,7 @@
-import type { RaceView, ServerMessage } from './contract.js';
+import type { RaceEvent, RaceView, ServerMessage } from './contract.js';
 import { GameSession, type GameMessage } from './game-session.svelte.js';
+
+const EVENTS_KEPT = 3;
 
 /**
  * One race as this browser sees it over the websocket: the race view, everyone's progress, and
@@ -8,6 +10,8 @@ import { GameSession, type GameMessage } from './game-session.svelte.js';
  */
 export class RaceSession extends GameSession {
   race = $state.raw<RaceView | null>(null);
+  /** What happened to the race's seats since this page opened, newest last (a few are kept). */
+  events = $state.raw<readonly RaceEvent[]>([]);
 
   constructor(readonly code: string) {
     super();
@@ -41,6 +45,9 @@ export class RaceSession extends GameSession {
         if (message.race.code !== this.code) return;
         this.race = message.race;
         this.setClock(message.serverTime);
+        break;
+      case 'race-event':
+        if (message.code === this.code) this.events = [...this.events.slice(-(EVENTS_KEPT - 1)), message.event];
         break;
       case 'progress': {
         const race = this.race;

@@ -1,0 +1,62 @@
+/**
+ * A player's record, read from their finished games (race seats and daily attempts alike): per
+ * variant how many games, wins, the win rate, the average cards home, the fastest win, and the
+ * current and best run of wins in a row (in the order the games ended).
+ */
+import { and, asc, eq, ne } from 'drizzle-orm';
+import type { PlayerStats, VariantStats } from '../contract/index.js';
+import type { VariantId } from '../shared/index.js';
+import type { Db } from './db/index.js';
+import { games, players } from './db/schema.js';
+import { Refusal } from './errors.js';
+
+/** What the record needs of one finished game. */
+export interface FinishedGame {
+  readonly variant: VariantId;
+  readonly won: boolean;
+  readonly foundations: number;
+  readonly elapsedMs: number;
+}
+
+/** The record of games given in the order they ended; variants in the order first played. */
+export function variantStats(finished: readonly FinishedGame[]): VariantStats[] {
+  const byVariant = new Map<VariantId, FinishedGame[]>();
+  for (const game of finished) byVariant.set(game.variant, [...(byVariant.get(game.variant) ?? []), game]);
+  return [...byVariant].map(([variant, played]) => {
+    const wins = played.filter((game) => game.won);
+    let streak = 0;
+    let bestStreak = 0;
+    for (const game of played) {
+      streak = game.won ? streak + 1 : 0;
+      bestStreak = Math.max(bestStreak, streak);
+    }
+    return {
+      variant,
+      games: played.length,
+      wins: wins.length,
+      winRate: wins.length / played.length,
+      averageFoundations: played.reduce((sum, game) => sum + game.foundations, 0) / played.length,
+      bestWinMs: wins.length === 0 ? null : Math.min(...wins.map((game) => game.elapsedMs)),
+      currentStreak: streak,
+      bestStreak,
+    };
+  });
+}
+
+export function playerStats(db: Db, playerId: number): PlayerStats {
+  const player = db.select({ id: players.id, name: players.name }).from(players).where(eq(players.id, playerId)).get();
+  if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id' });
+  const rows = db
+    .select({ variant: games.variant, status: games.status, foundations: games.foundations, startedAt: games.startedAt, finishedAt: games.finishedAt })
+    .from(games)
+    .where(and(eq(games.playerId, playerId), ne(games.status, 'playing')))
+    .orderBy(asc(games.finishedAt), asc(games.id))
+    .all();
+  const finished = rows.map((row) => ({
+    variant: row.variant,
+    won: row.status === 'won',
+    foundations: row.foundations,
+    elapsedMs: (row.finishedAt ?? row.startedAt) - row.startedAt,
+  }));
+  return { player, variants: variantStats(finished) };
+}

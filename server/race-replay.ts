@@ -1,0 +1,43 @@
+/**
+ * A finished race told again: each racer's deals and moves with the moment every move was
+ * stored, so the client can replay all the boards on the race's own timeline. Nothing of it is
+ * given before the race is finished: during the race a board would show the redeal layouts the
+ * others are about to get, and its moves could be copied.
+ */
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { RaceReplayAnswer, ReplayGame } from '../contract/index.js';
+import type { Db } from './db/index.js';
+import { gameActions, gameDeals, games } from './db/schema.js';
+import { Refusal } from './errors.js';
+import type { RaceService } from './races.js';
+
+export function raceReplay(db: Db, races: RaceService, code: string): RaceReplayAnswer {
+  const row = races.mustFind(code);
+  if (row.state === 'closed') throw new Refusal('race-closed', `race ${code} was closed before it started (${row.closedReason}): there is nothing to replay`);
+  if (row.state !== 'finished') {
+    throw new Refusal('not-finished', `race ${code} is not finished: its replay opens once every racer is done, so nobody sees a board or a move before then`);
+  }
+  const race = races.view(code)!;
+  const rows = db.select().from(games).where(eq(games.raceId, row.id)).all();
+  const ids = rows.map((game) => game.id);
+  const deals = db.select().from(gameDeals).where(inArray(gameDeals.gameId, ids)).orderBy(asc(gameDeals.gameId), asc(gameDeals.k)).all();
+  const actions = db.select().from(gameActions).where(inArray(gameActions.gameId, ids)).orderBy(asc(gameActions.gameId), asc(gameActions.index)).all();
+  const replayGames: ReplayGame[] = [];
+  // Seat order, as the race view lists its racers.
+  for (const racer of race.racers) {
+    const game = rows.find((candidate) => candidate.playerId === racer.id);
+    if (!game) continue;
+    const moves = actions.filter((action) => action.gameId === game.id);
+    replayGames.push({
+      playerId: racer.id,
+      name: racer.name,
+      gameId: game.id,
+      state: game.status,
+      deals: deals.filter((deal) => deal.gameId === game.id).map((deal) => deal.layout),
+      actions: moves.map((move) => move.action),
+      times: moves.map((move) => move.at),
+      finishedAt: game.finishedAt,
+    });
+  }
+  return { race, games: replayGames };
+}
