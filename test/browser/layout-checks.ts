@@ -72,13 +72,18 @@ export function layoutProblems(page: Page): Promise<LayoutProblems> {
       ...[...document.querySelectorAll('ol.fans > li, header > *, .bar > *')].filter(shown),
       ...[...document.querySelectorAll('label')].filter(shown),
     ].filter((element, index, all) => all.indexOf(element) === index);
+    /** The nearest ancestor that sticks to the screen, if any. */
+    const pinned = (element: Element): Element | null => {
+      for (let at: Element | null = element; at; at = at.parentElement) if (['sticky', 'fixed'].includes(getComputedStyle(at).position)) return at;
+      return null;
+    };
     const overlaps: string[] = [];
     for (let i = 0; i < boxes.length; i++) {
       for (let j = i + 1; j < boxes.length; j++) {
         const [a, b] = [boxes[i]!, boxes[j]!];
         if (a.contains(b) || b.contains(a)) continue;
-        // Something laid over the board on purpose (game over, the merci picker) covers it.
-        if (a.closest('.overlay') !== b.closest('.overlay')) continue;
+        // Something laid over the board on purpose (game over, the merci picker, controls that stick to the screen) covers it.
+        if (a.closest('.overlay') !== b.closest('.overlay') || pinned(a) !== pinned(b)) continue;
         const [p, q] = [hitBox(a), hitBox(b)];
         const x = Math.min(p.right, q.right) - Math.max(p.left, q.left);
         const y = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);

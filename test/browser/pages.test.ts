@@ -1,6 +1,7 @@
 // The race, daily and game pages around the board at three window sizes, light and dark: the
-// board never moves while a game is played, redealt and ended (the end and "Redealing…" are laid
-// over it), nothing overflows or overlaps, every target is 24 px or more, axe finds nothing.
+// board never moves while a game is played, redealt and ended, nor when another racer's connection
+// drops and comes back (those words float, the end and "Redealing…" are laid over the board),
+// nothing overflows or overlaps, every target is 24 px or more, axe finds nothing.
 // Screenshots go to /tmp/lucie-shots/ (look at them).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,11 +35,12 @@ async function post<T>(path: string, body: object, token?: string): Promise<T> {
 }
 
 /** A racer who stays connected and watches without playing, so the race runs on after the player's game ends. */
-async function idleRacer(code: string, token: string): Promise<void> {
+async function idleRacer(code: string, token: string): Promise<WebSocket> {
   const socket = new WebSocket(`${server.base.replace('http', 'ws')}/ws?token=${token}`);
   sockets.push(socket);
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(JSON.stringify({ type: 'watch', code }));
+  return socket;
 }
 
 /** Makes this browser play as `answer`'s player from its next page load. */
@@ -84,7 +86,7 @@ describe.each(VIEWPORTS)('the pages around the board at $width×$height', ({ nam
     const bot = await post<CreatePlayerAnswer>('/api/players', { name: `Bot ${name}` });
     const { race } = await post<RaceAnswer>('/api/races', { variant: 'strict', seats: 2 }, ana.token);
     await post<RaceAnswer>(`/api/races/${race.code}/join`, {}, bot.token);
-    await idleRacer(race.code, bot.token);
+    const botSocket = await idleRacer(race.code, bot.token);
     await playAs(page, ana);
     await page.goto(`${server.base}/race/${race.code}`);
     await post<RaceAnswer>(`/api/races/${race.code}/start`, {}, ana.token);
@@ -99,6 +101,13 @@ describe.each(VIEWPORTS)('the pages around the board at $width×$height', ({ nam
     for (let action = driver.next(), i = 0; action; action = driver.next(), i++) {
       if (action.type === 'redeal') redeals++;
       await driver.play(action, action.type === 'fan-to-fan' && i % 3 === 0 ? 'drag' : 'click');
+      if (i === 3) {
+        // The other racer's connection drops and comes back: the words about it float, the board stays.
+        botSocket.close();
+        await page.getByTestId('reconnecting').waitFor({ timeout: 15_000 });
+        await idleRacer(race.code, bot.token);
+        await page.getByTestId('reconnecting').waitFor({ state: 'detached', timeout: 15_000 });
+      }
     }
     await page.getByTestId('waiting').waitFor();
     expect(redeals).toBeGreaterThan(0);
