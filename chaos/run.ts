@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from './process.js';
 import { Random } from './random.js';
+import { diskFullProbe } from './disk-full.js';
 import { httpFuzz } from './http-fuzz.js';
 import { killProbe } from './kill.js';
 import { lockedProbe } from './locked.js';
@@ -62,6 +63,7 @@ try {
   });
   await probe('kill -9', (dataDir) => killProbe(dataDir, random, sizes.kills));
   await probe('locked database', lockedProbe);
+  await probe('disk full', diskFullProbe);
 } finally {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

@@ -6,12 +6,14 @@ import { noteStorageFailure, STORAGE_RETRY_MS, type DatabaseOptions, type Synchr
 import { Refusal } from './errors.js';
 import { Hub } from './hub.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './lifecycle.js';
+import type { PruningRules } from './pruning.js';
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
 import gamesPlugin from './plugins/games.js';
 import healthPlugin from './plugins/health.js';
 import playersPlugin from './plugins/players.js';
+import pruningPlugin from './plugins/pruning.js';
 import racesPlugin from './plugins/races.js';
 import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limits.js';
 import replaysPlugin from './plugins/replays.js';
@@ -49,6 +51,8 @@ export interface AppOptions {
   clientDir?: string | null;
   /** The daily seeds' secret; by default one made on first start and kept in the database. */
   dailySecret?: string;
+  /** When unused identities are deleted (pruning.ts); DEFAULT_PRUNING_RULES by default. */
+  pruning?: Partial<PruningRules>;
 }
 
 export const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../dist/client', import.meta.url));
@@ -88,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(replaysPlugin);
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);
+  await app.register(pruningPlugin, options.pruning ?? {});
   await app.register(clientPlugin, { clientDir: options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir });
   return app;
 }

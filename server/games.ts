@@ -24,7 +24,7 @@ import type { AckBody, EndState, GameKind, GameSnapshot, GameState, GameStatus, 
 import type { Clock } from './clock.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
-import { after, type GameStore, type MoveWrite, type Pending, type RaceStart, type StoredGame, type Transport } from './ports.js';
+import { after, IndexTaken, type GameStore, type MoveWrite, type Pending, type RaceStart, type StoredGame, type Transport } from './ports.js';
 import { rankKey } from './standings.js';
 
 export interface LiveGame {
@@ -304,7 +304,8 @@ export class GameService {
       return undefined;
     };
     // A write the storage could not make was rolled back, and nothing in memory has changed yet: the player may simply send it again.
-    const unstored = (error: unknown): Refusal => {
+    const unstored = (error: unknown): Pending<Refusal | undefined> => {
+      if (error instanceof IndexTaken) return this.overtaken(game, request);
       const code = this.store.storageFailure(error);
       if (code === undefined) throw error;
       this.log.warn({ err: error, code, gameId: game.id, index: nextIndex }, 'cannot store an action');
@@ -323,6 +324,23 @@ export class GameService {
       return unstored(error);
     }
     return stored instanceof Promise ? this.holdTurn(game.id, stored.then(commit, unstored)) : commit();
+  }
+
+  /**
+   * Another instance stored this game's next action first: this copy is behind. It is read again
+   * from the store; the same action sent to both instances is then simply acknowledged, another
+   * one is an index conflict.
+   */
+  private overtaken(game: LiveGame, request: ActionRequest): Pending<Refusal | undefined> {
+    this.evict(game);
+    return after(this.get(game.id), (fresh) => (fresh ? this.playOn(fresh, request) : undefined));
+  }
+
+  /** Forgets a game's copy in memory (and its timer): the next use reads it from the store. */
+  private evict(game: LiveGame): void {
+    this.playing.delete(game.id);
+    this.timers.get(game.id)?.();
+    this.timers.delete(game.id);
   }
 
   /** Gives up a game. */
@@ -453,9 +471,7 @@ export class GameService {
   private finish(game: LiveGame, state: EndState, at: number): void {
     game.state = state;
     game.finishedAt = at;
-    this.playing.delete(game.id);
-    this.timers.get(game.id)?.();
-    this.timers.delete(game.id);
+    this.evict(game);
     this.transport.toPlayer(game.playerId, { type: 'game-over', gameId: game.id, status: gameStatusOf(game) });
     this.announce(game);
   }

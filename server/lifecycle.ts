@@ -13,7 +13,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
-import { transaction, type Db, type Transaction } from './db/index.js';
+import { noteStorageFailure, STORAGE_RETRY_MS, transaction, type Db, type Transaction } from './db/index.js';
 import { games, players, raceEntries, races } from './db/schema.js';
 import { Refusal } from './errors.js';
 import type { GameService } from './games.js';
@@ -74,8 +74,8 @@ export class RaceLifecycle {
     for (const entry of entries) {
       if (this.transport.isConnected(entry.playerId)) continue;
       const since = entry.goneSince ?? now;
-      if (entry.goneSince === null) this.setGoneSince(entry.raceId, entry.playerId, since);
       this.armGrace(entry.raceId, entry.playerId, since);
+      if (entry.goneSince === null) this.recordGoneSince(entry.raceId, entry.playerId, since);
     }
   }
 
@@ -90,8 +90,8 @@ export class RaceLifecycle {
     if (race.state === 'lobby' && !this.lobbyTimers.has(race.id)) this.armLobbyLimit(race);
     if (this.transport.isConnected(playerId)) return;
     const now = this.clock.now();
-    this.setGoneSince(race.id, playerId, now);
     this.armGrace(race.id, playerId, now);
+    this.recordGoneSince(race.id, playerId, now);
   }
 
   /** The countdown ended: lobby limits no longer apply. */
@@ -136,12 +136,12 @@ export class RaceLifecycle {
         .all();
       for (const { race } of entries) {
         if (connected) {
-          this.setGoneSince(race.id, playerId, null);
           this.graceTimers.get(key(race.id, playerId))?.();
           this.graceTimers.delete(key(race.id, playerId));
+          this.recordGoneSince(race.id, playerId, null);
         } else {
-          this.setGoneSince(race.id, playerId, now);
           this.armGrace(race.id, playerId, now);
+          this.recordGoneSince(race.id, playerId, now);
         }
         this.announcer.broadcastView(race.code);
       }
@@ -150,23 +150,28 @@ export class RaceLifecycle {
     }
   }
 
-  private armGrace(raceId: number, playerId: number, since: number): void {
+  /** The timer of a grace period: the timers, not the stored time, decide (a full disk may have refused to store it). */
+  private armGrace(raceId: number, playerId: number, since: number, delayMs = since + this.rules.graceMs - this.clock.now()): void {
     const id = key(raceId, playerId);
     this.graceTimers.get(id)?.();
     this.graceTimers.set(
       id,
-      this.clock.setTimer(since + this.rules.graceMs - this.clock.now(), () => {
+      this.clock.setTimer(delayMs, () => {
         this.graceTimers.delete(id);
         recovering(
-          () => this.graceOver(raceId, playerId),
-          (error) => this.log.error({ err: error, raceId, playerId }, 'cannot end a grace period'),
+          () => this.graceOver(raceId, playerId, since),
+          (error) => {
+            const code = noteStorageFailure(this.db, error);
+            this.log.error({ err: error, code, raceId, playerId }, code ? 'cannot store the end of a grace period: retrying' : 'cannot end a grace period');
+            if (code !== undefined) this.armGrace(raceId, playerId, since, STORAGE_RETRY_MS);
+          },
         );
       }),
     );
   }
 
-  /** A grace period ran out: unless the racer came back, their seat or their game ends. */
-  private graceOver(raceId: number, playerId: number): Pending<void> {
+  /** A grace period that began at `since` ran out: unless the racer came back, their seat or their game ends. */
+  private graceOver(raceId: number, playerId: number, since: number): Pending<void> {
     if (this.games.closing || this.transport.isConnected(playerId)) return;
     const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
     const entry = this.db
@@ -174,11 +179,12 @@ export class RaceLifecycle {
       .from(raceEntries)
       .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId)))
       .get();
-    if (!race || !entry || entry.goneSince === null) return;
+    if (!race || !entry) return;
+    const goneSince = entry.goneSince ?? since;
     if (race.state === 'lobby') return this.unseat(race, this.playerOf(playerId), 'unseated');
     if (race.state === 'countdown') {
       // Dealt in a moment: judge them once their game exists.
-      this.armGrace(raceId, playerId, Math.max(entry.goneSince, race.startsAt! + 1 - this.rules.graceMs));
+      this.armGrace(raceId, playerId, Math.max(goneSince, race.startsAt! + 1 - this.rules.graceMs));
       return;
     }
     if (race.state !== 'running') return;
@@ -188,7 +194,6 @@ export class RaceLifecycle {
       .where(and(eq(games.raceId, raceId), eq(games.playerId, playerId)))
       .get();
     if (!row) return;
-    const goneSince = entry.goneSince;
     return after(this.games.get(row.id), (game) => {
       if (!game || game.state !== 'playing') return;
       this.announcer.announce(race.code, { kind: 'abandoned', player: this.playerOf(playerId), at: this.clock.now() });
@@ -196,18 +201,19 @@ export class RaceLifecycle {
     });
   }
 
-  private armLobbyLimit(race: RaceRow): void {
-    const closesAt = race.lobbyClosesAt ?? race.createdAt + this.rules.lobbyLimitMs;
+  private armLobbyLimit(race: RaceRow, delayMs = (race.lobbyClosesAt ?? race.createdAt + this.rules.lobbyLimitMs) - this.clock.now()): void {
     this.lobbyTimers.get(race.id)?.();
     this.lobbyTimers.set(
       race.id,
-      this.clock.setTimer(closesAt - this.clock.now(), () => {
+      this.clock.setTimer(delayMs, () => {
         this.lobbyTimers.delete(race.id);
         try {
           const now = this.db.select().from(races).where(eq(races.id, race.id)).get();
           if (now?.state === 'lobby') this.closeLobby(now, 'expired', null);
         } catch (error) {
-          this.log.error({ err: error, raceId: race.id }, 'cannot close an expired lobby');
+          const code = noteStorageFailure(this.db, error);
+          this.log.error({ err: error, code, raceId: race.id }, code ? 'cannot store the close of an expired lobby: retrying' : 'cannot close an expired lobby');
+          if (code !== undefined) this.armLobbyLimit(race, STORAGE_RETRY_MS);
         }
       }),
     );
@@ -252,12 +258,19 @@ export class RaceLifecycle {
     this.announcer.broadcastView(race.code);
   }
 
-  private setGoneSince(raceId: number, playerId: number, goneSince: number | null): void {
-    this.db
-      .update(raceEntries)
-      .set({ goneSince })
-      .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId)))
-      .run();
+  /** Stores when a racer left (null: back), for the race view and for a restart; a storage failure only costs that record. */
+  private recordGoneSince(raceId: number, playerId: number, goneSince: number | null): void {
+    try {
+      this.db
+        .update(raceEntries)
+        .set({ goneSince })
+        .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId)))
+        .run();
+    } catch (error) {
+      const code = noteStorageFailure(this.db, error);
+      if (code === undefined) throw error;
+      this.log.warn({ err: error, code, raceId, playerId }, 'cannot store a presence change: its timer goes on');
+    }
   }
 
   private mustBeLobby(race: RaceRow, what: string): void {

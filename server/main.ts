@@ -27,6 +27,13 @@ const lifecycle = {
   ...(seconds('LOBBY_LIMIT_SECONDS') !== undefined && { lobbyLimitMs: seconds('LOBBY_LIMIT_SECONDS')! }),
   ...(seconds('HARD_CAP_SECONDS') !== undefined && { hardCapMs: seconds('HARD_CAP_SECONDS')! }),
 };
+// Identities never used for anything are deleted after this many days (see pruning.ts).
+const retentionDays = process.env.IDENTITY_RETENTION_DAYS;
+if (retentionDays !== undefined && !/^[1-9][0-9]*$/.test(retentionDays)) {
+  console.error(`IDENTITY_RETENTION_DAYS must be a whole number of days (at least 1), not "${retentionDays}"`);
+  process.exit(2);
+}
+const pruning = retentionDays === undefined ? {} : { retentionMs: Number(retentionDays) * 86_400_000 };
 const synchronous = (process.env.DB_SYNCHRONOUS ?? 'NORMAL').toUpperCase() as SynchronousMode;
 if (!SYNCHRONOUS_MODES.includes(synchronous)) {
   console.error(`DB_SYNCHRONOUS must be one of ${SYNCHRONOUS_MODES.join(', ')}`);
@@ -50,6 +57,7 @@ const app = await buildApp({
   synchronous,
   dailySecret,
   lifecycle,
+  pruning,
   clientDir,
   ...(unlimited && { rateLimits: false, socketLimits: { burst: 1_000_000, perSecond: 1_000_000 } }),
 });

@@ -77,6 +77,22 @@ export interface MoveWrite {
   readonly result?: { readonly status: 'won' | 'out-of-moves'; readonly finishedAt: number; readonly rankKey: number };
 }
 
+/**
+ * What `appendMove` rejects with when another instance stored an action at that index first: the
+ * game in this process's memory is behind the stored log.
+ */
+export class IndexTaken extends Error {
+  constructor(
+    readonly gameId: number,
+    readonly index: number,
+    /** The action stored at `index`. */
+    readonly stored: string,
+  ) {
+    super(`action ${index} of game ${gameId} was stored elsewhere first ("${stored}")`);
+    this.name = 'IndexTaken';
+  }
+}
+
 /** A game ended without a move (resigned, timed out); stored only if it is still playing. */
 export interface GameEnd {
   readonly gameId: number;

@@ -14,17 +14,24 @@ export interface DealSolution {
   readonly nodes: number;
 }
 
-/** The best count in the deal from `state`, with pruning, and the moves that reach it. */
+/**
+ * The best count in the deal from `state`, with pruning, and the moves that reach it. Branch and
+ * bound: a position whose `bound` is no more than the best found cannot lead higher, so its
+ * moves are left unsearched, and the search ends once the best found meets the root's bound.
+ */
 export function bestInDeal(state: DealState, budget: Budget): { max: number; exact: boolean; moves: number[] } {
   let max = state.home;
   let moves: number[] = [];
+  const ceiling = state.bound();
   const complete = explore(state, true, budget, (live, path) => {
-    if (live.home <= max) return false;
-    max = live.home;
-    moves = path.slice();
-    return max === 52;
+    if (live.home > max) {
+      max = live.home;
+      moves = path.slice();
+      if (max === ceiling) return true;
+    }
+    return live.bound() <= max ? 'skip' : false;
   });
-  return { max, exact: complete || max === 52, moves };
+  return { max, exact: complete || max === ceiling, moves };
 }
 
 /**
@@ -40,15 +47,26 @@ export function solveDeal(position: Position, limits: Limits | Budget = {}): Dea
 }
 
 /**
- * The foundation states reachable in the deal, each with a line. With `prune`, only those
- * reachable when every position that has a safe move home (see DealState.moves) plays its
- * first one: a well-defined subset that still holds the deal's best count.
+ * The foundation states with the deal's best count, each with a line. With `prune`, among
+ * those reachable when every position that has a safe move home (see DealState.moves) plays
+ * its first one: a well-defined subset that still holds the deal's best count. A position whose
+ * `bound` is below the best found cannot reach that count, so its moves are left unsearched;
+ * every position on a line to a best state has a bound at least the best, so none is lost.
  */
-export function dealEnds(state: DealState, prune: boolean, budget: Budget): { ends: Map<Heights, number[]>; exact: boolean } {
-  const ends = new Map<Heights, number[]>();
+export function bestEnds(state: DealState, prune: boolean, budget: Budget): { ends: Map<Heights, number[]>; exact: boolean } {
+  let ends = new Map<Heights, number[]>();
+  let max = state.home;
   const exact = explore(state, prune, budget, (live, path) => {
-    const heights = live.heights();
-    if (!ends.has(heights)) ends.set(heights, path.slice());
+    if (live.home > max) {
+      max = live.home;
+      ends = new Map();
+    }
+    if (live.home === max) {
+      const heights = live.heights();
+      if (!ends.has(heights)) ends.set(heights, path.slice());
+      if (max === 52) return true;
+    }
+    return live.bound() < max ? 'skip' : false;
   });
   return { ends, exact };
 }

@@ -1,7 +1,7 @@
 import type { Action, Layout, Position } from '../shared/index.js';
 import { Budget, type Limits } from './budget.js';
 import type { GameLine } from './clairvoyant.js';
-import { bestInDeal, dealEnds } from './deal.js';
+import { bestInDeal, bestEnds } from './deal.js';
 import type { Dealer } from './dealer.js';
 import { actionOf, cardsAbove, DealState, heightsCount, unpackHeights, type Heights } from './state.js';
 
@@ -60,7 +60,7 @@ export function solvePar(position: Position, dealer: Dealer, limits: Limits | Bu
       final = best.max;
       break;
     }
-    const { ends, exact: complete } = dealEnds(state, true, budget);
+    const { ends, exact: complete } = bestEnds(state, true, budget);
     if (!complete) {
       exact = false;
       break;

@@ -8,6 +8,8 @@ import type { Rules } from '../shared/variant.js';
 const RANK = Uint8Array.from({ length: 52 }, (_, card) => card % 13);
 const SUIT = Uint8Array.from({ length: 52 }, (_, card) => (card / 13) | 0);
 const rankOf = (card: Card): number => RANK[card]!;
+/** The King's rank, read once: an imported binding costs a lookup on every use in the hot path. */
+const KING_RANK: number = KING;
 const suitOf = (card: Card): number => SUIT[card]!;
 
 /**
@@ -46,6 +48,13 @@ export function cardsAbove(heights: Heights): Card[] {
   return cards;
 }
 
+/** A well-mixed 32-bit value for "`code` lies under `entry`", XORed into the position's hash. */
+function mark(entry: number, code: number): number {
+  let x = Math.imul((entry << 8) | code, 0x9e3779b1);
+  x = Math.imul(x ^ (x >>> 15), 0x85ebca6b);
+  return x ^ (x >>> 13);
+}
+
 /** Codes in `under` besides a card number: the bottom of fan f is BOTTOM + f. */
 const BOTTOM = 60;
 const IN_CELL = 100;
@@ -60,6 +69,8 @@ export class DealState {
    * interchangeable.
    */
   private readonly under = new Uint8Array(53);
+  /** A hash of `under`, kept up to date move by move. */
+  hash = 0;
 
   constructor(
     readonly rules: Rules,
@@ -70,10 +81,12 @@ export class DealState {
     public merci: boolean,
   ) {
     this.home = found[0]! + found[1]! + found[2]! + found[3]!;
+    this.depth = new Int16Array(fans.length);
     this.under.fill(HOME);
     fans.forEach((fan, f) => fan.forEach((card, i) => (this.under[card] = i === 0 ? BOTTOM + f : fan[i - 1]!)));
     for (const card of cells) if (card !== EMPTY) this.under[card] = IN_CELL;
     this.under[52] = merci ? 1 : 0;
+    this.under.forEach((code, entry) => (this.hash ^= mark(entry, code)));
   }
 
   /** The `under` code of a card put on fan `to` now. */
@@ -108,8 +121,15 @@ export class DealState {
     return packHeights(this.found);
   }
 
-  key(): string {
-    return String.fromCharCode.apply(null, this.under as unknown as number[]);
+  /** The exact transposition key (see `under`), live: it changes as moves are played. */
+  get keyBytes(): Uint8Array {
+    return this.under;
+  }
+
+  /** Sets what lies under `entry`, keeping the hash. */
+  private put(entry: number, code: number): void {
+    this.hash ^= mark(entry, code) ^ mark(entry, this.under[entry]!);
+    this.under[entry] = code;
   }
 
   private fits(card: Card): boolean {
@@ -189,32 +209,107 @@ export class DealState {
     return moves;
   }
 
+  /**
+   * An upper bound on the cards home anywhere in this deal from here, by a relaxation: a card
+   * may leave its place once every card above it has left, if it could go home then (every
+   * lower card of its suit has left its place) or some card it may build on is a top card or
+   * has left its place (a card that has left is home or on a pile whose top only that card's
+   * builders can cover), or it is a King where Kings may fill spaces. Every real game satisfies
+   * these conditions move for move and they only loosen as cards leave, so the cards freed at
+   * the fixpoint hold every card any line can send home; the bound counts, per suit, those
+   * freed from the bottom up. Cells (any top card may leave) and a playable merci (a buried card
+   * may leave) make it useless, so it is 52 there.
+   */
+  bound(): number {
+    if (this.merci || this.cells.length > 0) return 52;
+    const { fans, freed, exposed, depth, reach } = this;
+    freed.fill(0);
+    exposed.fill(0);
+    for (let suit = 0; suit < 4; suit++) {
+      reach[suit] = this.found[suit]!;
+      for (let rank = 0; rank < reach[suit]!; rank++) freed[suit * 13 + rank] = 1;
+    }
+    for (let f = 0; f < fans.length; f++) {
+      const fan = fans[f]!;
+      depth[f] = fan.length - 1;
+      if (fan.length > 0) exposed[fan[fan.length - 1]!] = 1;
+    }
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let f = 0; f < fans.length; f++) {
+        const fan = fans[f]!;
+        let i = depth[f]!;
+        while (i >= 0 && this.mayLeave(fan[i]!)) {
+          const card = fan[i]!;
+          freed[card] = 1;
+          exposed[card] = 0;
+          const suit = suitOf(card);
+          if (rankOf(card) === reach[suit]) while (reach[suit]! < 13 && freed[suit * 13 + reach[suit]!]) reach[suit]!++;
+          if (--i >= 0) exposed[fan[i]!] = 1;
+          changed = true;
+        }
+        depth[f] = i;
+      }
+    }
+    return reach[0]! + reach[1]! + reach[2]! + reach[3]!;
+  }
+
+  /** Whether a card on top of its fan may leave it in `bound`'s relaxation. */
+  private mayLeave(card: Card): boolean {
+    const rank = rankOf(card);
+    if (rank === this.reach[suitOf(card)]) return true;
+    if (rank === KING_RANK && this.rules.kingsInSpaces) return true;
+    const higher = rank !== KING_RANK;
+    switch (this.rules.build) {
+      case 'same-suit-down':
+        return higher && this.open(card + 1);
+      case 'same-suit-up-or-down':
+        return (higher && this.open(card + 1)) || (rank > 0 && this.open(card - 1));
+      case 'any-suit-down':
+        if (higher) for (let suit = 0; suit < 4; suit++) if (this.open(suit * 13 + rank + 1)) return true;
+        return false;
+    }
+  }
+
+  /** Whether a card may be built on in `bound`'s relaxation: on top of its fan, or gone from it. */
+  private open(target: Card): boolean {
+    return this.freed[target] === 1 || this.exposed[target] === 1;
+  }
+
+  /** Scratch of `bound`: cards freed, cards on top of what is left of their fan, per fan the top index left, per suit the freed run from the Ace. */
+  private readonly freed = new Uint8Array(52);
+  private readonly exposed = new Uint8Array(52);
+  private readonly depth: Int16Array;
+  private readonly reach = new Uint8Array(4);
+
   /** Fan of each top card during `moves` (-1 otherwise). */
   private readonly topFan = new Int8Array(52).fill(-1);
 
   /** Pushes the builds of `card` (from fan or cell `source`) onto the fans whose top takes it. */
   private pushBuilds(moves: number[], kind: number, source: number, card: Card, from: number | null): void {
-    const { topFan, fans } = this;
     const rank = rankOf(card);
-    const limit = this.rules.maxFanSize;
-    const target = (top: Card) => {
-      const to = topFan[top]!;
-      if (to >= 0 && to !== from && (limit === null || fans[to]!.length < limit)) moves.push(move(kind, source, to));
-    };
     switch (this.rules.build) {
       case 'same-suit-down':
-        if (rank !== KING) target(card + 1);
+        if (rank !== KING_RANK) this.pushBuild(moves, kind, source, card + 1, from);
         break;
       case 'any-suit-down':
-        if (rank !== KING) for (let suit = 0; suit < 4; suit++) target(suit * 13 + rank + 1);
+        if (rank !== KING_RANK) for (let suit = 0; suit < 4; suit++) this.pushBuild(moves, kind, source, suit * 13 + rank + 1, from);
         break;
       case 'same-suit-up-or-down':
-        if (rank !== KING) target(card + 1);
-        if (rank !== 0) target(card - 1);
+        if (rank !== KING_RANK) this.pushBuild(moves, kind, source, card + 1, from);
+        if (rank !== 0) this.pushBuild(moves, kind, source, card - 1, from);
     }
-    if (this.rules.kingsInSpaces && rank === KING && (from === null || fans[from]!.length > 1)) {
+    const { fans } = this;
+    if (this.rules.kingsInSpaces && rank === KING_RANK && (from === null || fans[from]!.length > 1)) {
       for (let to = 0; to < fans.length; to++) if (fans[to]!.length === 0) moves.push(move(kind, source, to));
     }
+  }
+
+  /** Pushes the build onto the fan whose top card is `top`, if there is one and it has room. */
+  private pushBuild(moves: number[], kind: number, source: number, top: Card, from: number | null): void {
+    const to = this.topFan[top]!;
+    const limit = this.rules.maxFanSize;
+    if (to >= 0 && to !== from && (limit === null || this.fans[to]!.length < limit)) moves.push(move(kind, source, to));
   }
 
   /** Plays a move from `moves`; returns what `undo` needs. */
@@ -225,33 +320,33 @@ export class DealState {
     switch (kindOf(m)) {
       case FAN_HOME: {
         const card = fans[a]!.pop()!;
-        under[card] = HOME;
+        this.put(card, HOME);
         this.found[suitOf(card)]!++;
         this.home++;
         return card;
       }
       case FAN_FAN: {
         const card = fans[a]!.pop()!;
-        under[card] = this.onto(b);
+        this.put(card, this.onto(b));
         fans[b]!.push(card);
         return 0;
       }
       case FAN_CELL: {
         const card = fans[a]!.pop()!;
-        under[card] = IN_CELL;
+        this.put(card, IN_CELL);
         cells[b] = card;
         return 0;
       }
       case CELL_FAN: {
         const card = cells[a]!;
-        under[card] = this.onto(b);
+        this.put(card, this.onto(b));
         fans[b]!.push(card);
         cells[a] = EMPTY;
         return 0;
       }
       case CELL_HOME: {
         const card = cells[a]!;
-        under[card] = HOME;
+        this.put(card, HOME);
         this.found[suitOf(card)]!++;
         this.home++;
         cells[a] = EMPTY;
@@ -261,18 +356,18 @@ export class DealState {
         const fan = fans.findIndex((cards) => cards.includes(a));
         const cards = fans[fan]!;
         const index = cards.indexOf(a);
-        under[cards[index + 1]!] = under[a]!;
+        this.put(cards[index + 1]!, under[a]!);
         cards.splice(index, 1);
         if (b === TO_HOME) {
-          under[a] = HOME;
+          this.put(a, HOME);
           this.found[suitOf(a)]!++;
           this.home++;
         } else {
-          under[a] = this.onto(b);
+          this.put(a, this.onto(b));
           fans[b]!.push(a);
         }
         this.merci = false;
-        under[52] = 0;
+        this.put(52, 0);
         return fan | (index << 8);
       }
     }
@@ -281,37 +376,37 @@ export class DealState {
   undo(m: number, token: number): void {
     const a = aOf(m);
     const b = bOf(m);
-    const { fans, cells, under } = this;
+    const { fans, cells } = this;
     switch (kindOf(m)) {
       case FAN_HOME:
         this.found[suitOf(token)]!--;
         this.home--;
-        under[token] = this.onto(a);
+        this.put(token, this.onto(a));
         fans[a]!.push(token);
         break;
       case FAN_FAN: {
         const card = fans[b]!.pop()!;
-        under[card] = this.onto(a);
+        this.put(card, this.onto(a));
         fans[a]!.push(card);
         break;
       }
       case FAN_CELL: {
         const card = cells[b]!;
-        under[card] = this.onto(a);
+        this.put(card, this.onto(a));
         fans[a]!.push(card);
         cells[b] = EMPTY;
         break;
       }
       case CELL_FAN: {
         const card = fans[b]!.pop()!;
-        under[card] = IN_CELL;
+        this.put(card, IN_CELL);
         cells[a] = card;
         break;
       }
       case CELL_HOME:
         this.found[suitOf(token)]!--;
         this.home--;
-        under[token] = IN_CELL;
+        this.put(token, IN_CELL);
         cells[a] = token;
         break;
       default: {
@@ -322,11 +417,11 @@ export class DealState {
         const fan = token & 255;
         const index = token >> 8;
         const cards = fans[fan]!;
-        under[a] = index === 0 ? BOTTOM + fan : cards[index - 1]!;
-        under[cards[index]!] = a;
+        this.put(a, index === 0 ? BOTTOM + fan : cards[index - 1]!);
+        this.put(cards[index]!, a);
         cards.splice(index, 0, a);
         this.merci = true;
-        under[52] = 1;
+        this.put(52, 1);
       }
     }
   }

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { GameEnd, GameStore, MoveLog, MoveWrite, NewGameRow, RaceStart, StoredGame } from '../ports.js';
+import { IndexTaken, type GameEnd, type GameStore, type MoveLog, type MoveWrite, type NewGameRow, type RaceStart, type StoredGame } from '../ports.js';
 import { noteStorageFailure, transaction, type Db, type Transaction } from './index.js';
 import { gameActions, gameDeals, games, races } from './schema.js';
 
@@ -21,6 +21,11 @@ export class SqliteGameStore implements GameStore {
       action: db
         .insert(gameActions)
         .values({ gameId: id, index: sql.placeholder('index'), action: sql.placeholder('action'), at: sql.placeholder('at') })
+        .prepare(),
+      storedAction: db
+        .select({ action: gameActions.action })
+        .from(gameActions)
+        .where(and(eq(gameActions.gameId, id), eq(gameActions.index, sql.placeholder('index'))))
         .prepare(),
       deal: db.insert(gameDeals).values({ gameId: id, k: sql.placeholder('k'), layout: sql.placeholder('layout') }).prepare(),
       // A move that leaves the game playing changes only its counts: writing the unchanged status
@@ -94,12 +99,20 @@ export class SqliteGameStore implements GameStore {
   }
 
   appendMove({ gameId, index, action, at, deal, counts, result }: MoveWrite): void {
-    this.transaction(() => {
-      this.statements.action.run({ gameId, index, action, at });
-      if (deal) this.statements.deal.run({ gameId, k: deal.k, layout: deal.layout });
-      if (result) this.statements.result.run({ gameId, ...counts, ...result });
-      else this.statements.progress.run({ gameId, ...counts });
-    });
+    try {
+      this.transaction(() => {
+        this.statements.action.run({ gameId, index, action, at });
+        if (deal) this.statements.deal.run({ gameId, k: deal.k, layout: deal.layout });
+        if (result) this.statements.result.run({ gameId, ...counts, ...result });
+        else this.statements.progress.run({ gameId, ...counts });
+      });
+    } catch (error) {
+      // Another process on this file stored that index first: the log's primary key decided.
+      if (!(error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')) throw error;
+      const stored = this.statements.storedAction.get({ gameId, index });
+      if (!stored) throw error;
+      throw new IndexTaken(gameId, index, stored.action);
+    }
   }
 
   storageFailure(error: unknown): string | undefined {

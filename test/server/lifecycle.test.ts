@@ -4,9 +4,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type AppOptions } from '../../server/app.js';
+import { DB_FILE, STORAGE_RETRY_MS } from '../../server/db/index.js';
 import type { RaceView } from '../../contract/index.js';
 import { api, Client, createPlayer, createRace, dbState, ManualClock, Mirror, play, setSeed, type TestPlayer } from './helpers.js';
 
@@ -344,5 +346,56 @@ describe('across restarts', () => {
     const capped = await view(again.app, running.code);
     expect(capped.state).toBe('finished');
     expect(capped.standings!.map((standing) => standing.state)).toEqual(['timed-out', 'timed-out']);
+  });
+});
+
+describe('when the database refuses the timer’s write', () => {
+  /** Another connection holds the write lock: every write of the server fails until it lets go. */
+  function lockOf(dataDir: string) {
+    const locker = new Database(join(dataDir, DB_FILE));
+    return {
+      lock: () => locker.exec('BEGIN IMMEDIATE'),
+      unlock: () => {
+        locker.exec('ROLLBACK');
+        locker.close();
+      },
+    };
+  }
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lucie-lifecycle-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it('ends a grace period once the database takes writes again', async () => {
+    const clock = new ManualClock();
+    const dataDir = tempDir();
+    const { app, code, b, spectator } = await runningRace(clock, dataDir);
+    b.close();
+    await spectator.next('race', (message) => message.race.racers[1]!.presence.state === 'reconnecting');
+    const { lock, unlock } = lockOf(dataDir);
+    lock();
+    clock.advance(GRACE_MS);
+    expect((await view(app, code)).progress.map((entry) => entry.status)).toEqual(['playing', 'disconnected']);
+    unlock();
+    clock.advance(STORAGE_RETRY_MS);
+    expect((await view(app, code)).progress.map((entry) => entry.status)).toEqual(['playing', 'abandoned']);
+  });
+
+  it('closes an expired lobby once the database takes writes again', async () => {
+    const clock = new ManualClock();
+    const dataDir = tempDir();
+    const { app, wsBase } = await serve(clock, dataDir);
+    const ana = await createPlayer(app, 'Ana');
+    const { code } = await createRace(app, ana, { seats: 2 });
+    // Her socket open: no grace period of hers ends the lobby first.
+    await connect(wsBase, ana, code);
+    const { lock, unlock } = lockOf(dataDir);
+    lock();
+    clock.advance(HOUR);
+    expect((await view(app, code)).state).toBe('lobby');
+    unlock();
+    clock.advance(STORAGE_RETRY_MS);
+    expect(await view(app, code)).toMatchObject({ state: 'closed', closedReason: 'expired' });
   });
 });

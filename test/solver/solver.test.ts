@@ -95,7 +95,7 @@ describe('deal solver on hand-built positions', () => {
   it('a time limit reads only the clock it is given', () => {
     let now = 0;
     const clock = () => (now += 10);
-    const position = Position.start('strict', dealLayout('s7', 'strict'));
+    const position = Position.start('strict', dealLayout('s31', 'strict'));
     if (!position.ok) throw new Error(position.error);
     const cut = solveDeal(position.value, { ms: 50, clock });
     expect(cut.exact).toBe(false);
