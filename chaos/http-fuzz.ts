@@ -1,6 +1,7 @@
 // Hostile HTTP requests on every route: none may fail with a 5xx or change the database; each
 // answer should be in the HttpError shape (counted, so a route that answers otherwise shows).
 import { request } from 'node:http';
+import { ERROR_STATUS, httpError } from '../contract/index.js';
 import { dumpDatabase, type ServerProcess } from './process.js';
 import type { Random } from './random.js';
 import { newPlayer } from './setup.js';
@@ -13,6 +14,11 @@ const ROUTES = [
   'GET /api/races/:code',
   'POST /api/races/:code/join',
   'POST /api/races/:code/start',
+  'POST /api/races/:code/leave',
+  'POST /api/races/:code/kick',
+  'POST /api/races/:code/cancel',
+  'POST /api/races/:code/rematch',
+  'GET /api/races/:code/replay',
   'GET /api/daily',
   'GET /api/daily/:day',
   'POST /api/daily/start',
@@ -20,6 +26,9 @@ const ROUTES = [
   'GET /api/games/:id',
   'GET /api/games/:id/record',
   'GET /api/me/games',
+  'GET /api/players/:id/stats',
+  'GET /api/ready',
+  'GET /api/openapi.json',
   'GET /ws',
 ];
 const PARAMS = ['', 'x'.repeat(300), '%C0%AE%C0%AE', '%00', '..%2F..%2Fetc', '%', '%zz', '%C3%A9', '1e9', '-1', '0x10', 'null', '__proto__', 'ZZZZZZ', '2026-02-30', '99999999999999999999'];
@@ -87,10 +96,11 @@ function send(port: number, probe: Probe): Promise<Answer | 'not sent'> {
   });
 }
 
+/** The contract's error shape, with the status its code has. */
 const inShape = (answer: Answer): boolean => {
   try {
-    const body = JSON.parse(answer.body) as Record<string, unknown>;
-    return body.statusCode === answer.status && typeof body.code === 'string' && typeof body.message === 'string';
+    const body = httpError.safeParse(JSON.parse(answer.body));
+    return body.success && body.data.statusCode === answer.status && ERROR_STATUS[body.data.code] === answer.status;
   } catch {
     return false;
   }

@@ -11,10 +11,11 @@ export const ERROR_CODES = [
   'unknown-type', // a socket frame's `type` is not a client message type
   'invalid-body', // an HTTP body breaks its schema
   'invalid-query', // the query string breaks its schema (a repeated parameter included)
-  'invalid-param', // a path parameter breaks its schema
-  'invalid-code', // a path's race code is not 6 letters or digits
+  'invalid-param', // a path parameter breaks its schema (a race code, a game id, a day)
   'bad-request', // any other malformed HTTP request (a bad URL encoding, a wrong content type)
   'too-large', // a body or frame over the size limit (nothing read)
+  'unsupported-media-type', // an HTTP body that is not JSON by its content type
+  'upgrade-required', // a plain HTTP request to the websocket route
   'uri-too-long', // a URL over the length limit
   'rate-limited', // too many requests or frames: this one was dropped
   'too-many-sockets', // too many websockets open from one address
@@ -61,9 +62,10 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'invalid-body': 400,
   'invalid-query': 400,
   'invalid-param': 400,
-  'invalid-code': 400,
   'bad-request': 400,
   'too-large': 413,
+  'unsupported-media-type': 415,
+  'upgrade-required': 426,
   'uri-too-long': 414,
   'rate-limited': 429,
   'too-many-sockets': 429,

@@ -1,9 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, type HttpError as HttpErrorBody } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
 import { noteStorageFailure, STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './db/index.js';
 import { Refusal } from './errors.js';
+import { fastifyErrorAnswer, refusalAnswer, RouteTable, validatorCompiler } from './http.js';
 import { Hub } from './hub.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './lifecycle.js';
 import type { PruningRules } from './pruning.js';
@@ -12,6 +14,7 @@ import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
 import gamesPlugin from './plugins/games.js';
 import healthPlugin from './plugins/health.js';
+import openapiPlugin from './plugins/openapi.js';
 import playersPlugin from './plugins/players.js';
 import pruningPlugin from './plugins/pruning.js';
 import racesPlugin from './plugins/races.js';
@@ -25,6 +28,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     clock: Clock;
     hub: Hub;
+    /** Every route's path and methods, for 405s (http.ts). */
+    routeTable: RouteTable;
   }
 }
 
@@ -72,11 +77,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
     bodyLimit: 16 * 1024,
+    // Errors met before a route is found (a bad %-encoding, an over-long parameter) answer like any other.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const body = fastifyErrorAnswer(error);
+      return reply.code(body.statusCode).send(body);
+    },
   });
   app.decorate('clock', options.clock ?? systemClock);
   app.decorate('hub', new Hub());
+  // Requests are read and answers written with each route's zod schemas (contract/http.ts).
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  const routeTable = new RouteTable();
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => routeTable.add(route));
 
+  await app.register(openapiPlugin);
   await app.register(securityPlugin);
   await app.register(dbPlugin, { dataDir: options.dataDir, ...options.storage, synchronous: options.synchronous ?? 'NORMAL' });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
@@ -106,10 +123,9 @@ function errorHandler(this: FastifyInstance, error: FastifyError | Refusal, requ
     body = { statusCode: ERROR_STATUS['storage-unavailable'], code: 'storage-unavailable', message: `the database cannot store this now (${storage}); nothing was changed: retry in a moment` };
     reply.header('retry-after', Math.ceil(STORAGE_RETRY_MS / 1000));
   } else if (error instanceof Refusal) {
-    body = { statusCode: ERROR_STATUS[error.code], code: error.code, message: error.message, ...(error.field !== undefined && { field: error.field }) };
+    body = refusalAnswer(error);
   } else if (error.statusCode !== undefined && error.statusCode < 500) {
-    const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'bad-json' : error.statusCode === 413 ? 'too-large' : 'bad-request';
-    body = { statusCode: error.statusCode, code, message: error.message };
+    body = fastifyErrorAnswer(error);
   } else {
     request.log.error({ err: error }, 'request failed');
     body = { statusCode: 500, code: 'internal', message: 'the server failed on this request' };

@@ -1,18 +1,96 @@
-import type { ZodType, z } from 'zod';
-import type { ErrorCode } from '../contract/index.js';
+import type { FastifyError, FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
+import type { ZodType } from 'zod';
+import { ERROR_STATUS, httpError, type ErrorCode, type HttpError } from '../contract/index.js';
 import { describeZodError, Refusal } from './errors.js';
 
-/** Reads a part of a request with its zod schema, or answers 400 `code` naming the field and the rule. */
-function parseWith<S extends ZodType>(code: ErrorCode, schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value ?? {});
-  if (parsed.success) return parsed.data;
-  const { field, message } = describeZodError(parsed.error);
-  throw new Refusal(code, message, field === undefined ? {} : { field });
+/** The code a request part's schema failure answers with. */
+const PART_CODES: Record<string, ErrorCode> = { body: 'invalid-body', querystring: 'invalid-query', params: 'invalid-param' };
+
+/**
+ * Reads each request part with its route's zod schema (contract/http.ts). The type provider's
+ * own compiler would report zod's issue list; this one refuses the way the whole API does: one
+ * code per part, the field to blame and the rule broken, the same sentence as on the socket.
+ */
+export const validatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => {
+  const code = PART_CODES[httpPart ?? ''] ?? 'bad-request';
+  return (data) => {
+    // A parameter given twice arrives as an array: say so rather than "expected string".
+    const repeated = httpPart === 'querystring' && typeof data === 'object' && data !== null && Object.entries(data).find(([, value]) => Array.isArray(value));
+    if (repeated) return { error: new Refusal(code, `${repeated[0]}: give this parameter once`, { field: repeated[0] }) };
+    // No body reads as {}: routes whose body fields all have defaults may be sent none.
+    const parsed = schema.safeParse(httpPart === 'body' ? (data ?? {}) : data);
+    if (parsed.success) return { value: parsed.data };
+    const { field, message } = describeZodError(parsed.error);
+    return { error: new Refusal(code, message, field === undefined ? {} : { field }) };
+  };
+};
+
+/** The error answers every route declares beside its own (the contract's one error shape). */
+export const ERROR_ANSWERS = { '4xx': httpError, '5xx': httpError } as const;
+
+/** Fastify's own refusals (routing, content types, body parsing), by their code, in the contract's words. */
+const FASTIFY_ERRORS: Record<string, { code: ErrorCode; message?: string }> = {
+  FST_ERR_BAD_URL: { code: 'bad-request', message: 'the URL is not valid: a path segment is not UTF-8 once %-decoded' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'uri-too-long', message: 'a path parameter is longer than any valid one' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'bad-json' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'bad-json' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'too-large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported-media-type', message: 'send the body as application/json' },
+};
+
+/** ...and by their status when the code is not one of those. */
+const STATUS_CODES: Record<number, ErrorCode> = {
+  404: 'not-found',
+  405: 'method-not-allowed',
+  413: 'too-large',
+  414: 'uri-too-long',
+  415: 'unsupported-media-type',
+  429: 'rate-limited',
+};
+
+/**
+ * A client error fastify raised itself, as the contract's error answer: its status is always its
+ * code's (a 4xx fastify gives that the contract has no word for is a plain 400 `bad-request`).
+ */
+export function fastifyErrorAnswer(error: FastifyError): HttpError {
+  const known = FASTIFY_ERRORS[error.code];
+  const code = known?.code ?? STATUS_CODES[error.statusCode ?? 400] ?? 'bad-request';
+  return { statusCode: ERROR_STATUS[code], code, message: known?.message ?? error.message };
 }
 
-/** A JSON body, or 400 `invalid-body`. */
-export const parseBody = <S extends ZodType>(schema: S, body: unknown): z.output<S> => parseWith('invalid-body', schema, body);
-/** The query string, or 400 `invalid-query`. */
-export const parseQuery = <S extends ZodType>(schema: S, query: unknown): z.output<S> => parseWith('invalid-query', schema, query);
-/** The path parameters, or 400 `invalid-param`. */
-export const parseParams = <S extends ZodType>(schema: S, params: unknown): z.output<S> => parseWith('invalid-param', schema, params);
+/** A refusal as the contract's error answer. */
+export const refusalAnswer = (refusal: Refusal): HttpError => ({
+  statusCode: ERROR_STATUS[refusal.code],
+  code: refusal.code,
+  message: refusal.message,
+  ...(refusal.field !== undefined && { field: refusal.field }),
+});
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  pattern: RegExp;
+  schema: FastifySchema | undefined;
+}
+
+/**
+ * Every route as declared: its path by method, to tell "no such path" (404) from "not with this
+ * method" (405, with `allow`), which fastify answers alike (404); its schema, for the tests that
+ * hold the OpenAPI document to the routes.
+ */
+export class RouteTable {
+  readonly routes: RouteEntry[] = [];
+
+  add({ method, url, schema }: Pick<RouteOptions, 'method' | 'url' | 'schema'>): void {
+    const segments = url.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : escapeRegExp(segment)));
+    const pattern = new RegExp(`^${segments.join('/')}$`);
+    for (const one of [method].flat()) this.routes.push({ method: one, url, pattern, schema });
+  }
+
+  /** The methods some route answers at `path`, in the order they were declared. */
+  methodsAt(path: string): string[] {
+    return [...new Set(this.routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
+  }
+}

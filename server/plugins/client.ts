@@ -37,7 +37,10 @@ export default fp<{ clientDir: string | null }>(
       const path = request.url.split('?')[0]!;
       const api = path === '/api' || path.startsWith('/api/') || path === '/ws';
       if (hasClient && !api && (request.method === 'GET' || request.method === 'HEAD')) return reply.sendFile('index.html');
-      throw new Refusal('not-found', `no route ${request.method} ${path}`);
+      const allowed = app.routeTable.methodsAt(path);
+      if (allowed.length === 0) throw new Refusal('not-found', `no route ${request.method} ${path}`);
+      reply.header('allow', allowed.join(', '));
+      throw new Refusal('method-not-allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}`);
     });
   },
   { name: 'client' },

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
-import { dayParams, leaderboardQuery, type DailyAnswer, type DailyStartAnswer, type LeaderboardAnswer } from '../../contract/index.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dailyAnswer, dailyStartAnswer, dayParams, leaderboardAnswer, leaderboardQuery } from '../../contract/index.js';
 import { DailyService, storedDailySecret } from '../daily.js';
-import { parseParams, parseQuery } from '../http.js';
+import { ERROR_ANSWERS } from '../http.js';
 import { currentPlayer } from './players.js';
 
 declare module 'fastify' {
@@ -19,25 +20,26 @@ export default fp<{ secret?: string }>(
     const daily = new DailyService(app.db, app.games, app.clock, secret ?? storedDailySecret(app.db, app.clock.now()));
     app.decorate('daily', daily);
 
-    app.get('/api/daily', async (request): Promise<DailyAnswer> => ({ daily: daily.view(daily.today(), request.player) }));
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    const dailyAnswers = { 200: dailyAnswer, ...ERROR_ANSWERS };
+    api.get('/api/daily', { schema: { response: dailyAnswers } }, async (request) => ({ daily: daily.view(daily.today(), request.player) }));
 
-    app.get('/api/daily/:day', async (request): Promise<DailyAnswer> => {
-      const { day } = parseParams(dayParams, request.params);
-      return { daily: daily.view(day, request.player) };
-    });
+    api.get('/api/daily/:day', { schema: { params: dayParams, response: dailyAnswers } }, async (request) => ({
+      daily: daily.view(request.params.day, request.player),
+    }));
 
-    app.post('/api/daily/start', async (request, reply): Promise<DailyStartAnswer> => {
+    api.post('/api/daily/start', { schema: { response: { 200: dailyStartAnswer, 201: dailyStartAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
       const player = currentPlayer(request);
       const { day, game, created } = await daily.start(player);
       reply.code(created ? 201 : 200);
       return { daily: daily.view(day, player), game: app.games.snapshot(game, null) };
     });
 
-    app.get('/api/daily/:day/leaderboard', async (request): Promise<LeaderboardAnswer> => {
-      const { day } = parseParams(dayParams, request.params);
-      const page = parseQuery(leaderboardQuery, request.query);
-      return { leaderboard: daily.leaderboard(day, page, request.player) };
-    });
+    api.get(
+      '/api/daily/:day/leaderboard',
+      { schema: { params: dayParams, querystring: leaderboardQuery, response: { 200: leaderboardAnswer, ...ERROR_ANSWERS } } },
+      async (request) => ({ leaderboard: daily.leaderboard(request.params.day, request.query, request.player) }),
+    );
   },
   { name: 'daily', dependencies: ['db', 'players', 'games'] },
 );

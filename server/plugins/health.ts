@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
-import type { HealthAnswer, ReadyAnswer } from '../../contract/index.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { healthAnswer, readyAnswer, type ReadyAnswer } from '../../contract/index.js';
 import { storageReady } from '../db/index.js';
+import { ERROR_ANSWERS } from '../http.js';
 
 /**
  * `/api/health`, liveness for a supervisor: the process answers and is not shutting down (a
@@ -11,12 +13,14 @@ import { storageReady } from '../db/index.js';
  */
 export default fp(
   async (app) => {
-    app.get('/api/health', async (_request, reply): Promise<HealthAnswer> => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    // 503 is an answer of these routes, not an error: the body says what is wrong.
+    api.get('/api/health', { schema: { response: { 200: healthAnswer, 503: healthAnswer, ...ERROR_ANSWERS } } }, async (_request, reply) => {
       const closing = app.games.closing;
       reply.code(closing ? 503 : 200);
-      return { status: closing ? 'closing' : 'ok', uptimeSeconds: Math.round(process.uptime()) };
+      return { status: closing ? ('closing' as const) : ('ok' as const), uptimeSeconds: Math.round(process.uptime()) };
     });
-    app.get('/api/ready', async (_request, reply): Promise<ReadyAnswer> => {
+    api.get('/api/ready', { schema: { response: { 200: readyAnswer, 503: readyAnswer, ...ERROR_ANSWERS } } }, async (_request, reply) => {
       const closing = app.games.closing;
       let database: ReadyAnswer['database'] = 'ok';
       try {

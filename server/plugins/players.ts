@@ -2,11 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { createPlayerBody, type CreatePlayerAnswer, type MeAnswer, type PlayerView } from '../../contract/index.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createPlayerAnswer, createPlayerBody, meAnswer, type PlayerView } from '../../contract/index.js';
 import type { Db } from '../db/index.js';
 import { players } from '../db/schema.js';
 import { Refusal } from '../errors.js';
-import { parseBody } from '../http.js';
+import { ERROR_ANSWERS } from '../http.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,8 +45,9 @@ export default fp(
       request.player = player;
     });
 
-    app.post('/api/players', async (request, reply): Promise<CreatePlayerAnswer> => {
-      const { name } = parseBody(createPlayerBody, request.body);
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    api.post('/api/players', { schema: { body: createPlayerBody, response: { 201: createPlayerAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
+      const { name } = request.body;
       const token = randomBytes(32).toString('base64url');
       // `.all()`, never `.get()`: an autocommit INSERT … RETURNING stopped after its first row
       // commits without ever running SQLite's automatic checkpoint (the log would grow forever).
@@ -58,7 +60,7 @@ export default fp(
       return { player: player!, token };
     });
 
-    app.get('/api/me', async (request): Promise<MeAnswer> => ({ player: currentPlayer(request) }));
+    api.get('/api/me', { schema: { response: { 200: meAnswer, ...ERROR_ANSWERS } } }, async (request) => ({ player: currentPlayer(request) }));
   },
   { name: 'players', dependencies: ['db'] },
 );

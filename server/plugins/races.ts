@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
-import { createRaceBody, kickBody, raceCode, rematchBody, type RaceAnswer, type RaceReplayAnswer } from '../../contract/index.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createRaceBody, kickBody, raceAnswer, raceCodeParams, raceReplayAnswer, rematchBody } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
-import { parseBody } from '../http.js';
+import { ERROR_ANSWERS } from '../http.js';
 import { raceReplay } from '../race-replay.js';
 import { RaceService, type RaceTiming } from '../races.js';
 import { currentPlayer } from './players.js';
@@ -12,15 +13,8 @@ declare module 'fastify' {
   }
 }
 
-interface CodeParams {
-  code: string;
-}
-
-function codeOf(params: CodeParams): string {
-  const code = raceCode.safeParse(params.code);
-  if (!code.success) throw new Refusal('invalid-code', `"${params.code}" is not a race code (6 letters or digits)`, { field: 'code' });
-  return code.data;
-}
+const answers = { response: { 200: raceAnswer, ...ERROR_ANSWERS } };
+const onRace = { params: raceCodeParams, ...answers };
 
 /** Races over HTTP: create, join, look, start, leave, kick, cancel, rematch, and the replay once finished. Live play is on the websocket. */
 export default fp<RaceTiming>(
@@ -31,60 +25,51 @@ export default fp<RaceTiming>(
     app.addHook('onReady', async () => races.resume());
     app.addHook('preClose', async () => races.close());
 
-    app.post('/api/races', async (request, reply): Promise<RaceAnswer> => {
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    api.post('/api/races', { schema: { body: createRaceBody, response: { 201: raceAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
       const player = currentPlayer(request);
-      const options = parseBody(createRaceBody, request.body);
       reply.code(201);
-      return { race: races.create(player, options) };
+      return { race: races.create(player, request.body) };
     });
 
-    app.get<{ Params: CodeParams }>('/api/races/:code', async (request): Promise<RaceAnswer> => {
-      const race = races.view(codeOf(request.params));
+    api.get('/api/races/:code', { schema: onRace }, async (request) => {
+      const race = races.view(request.params.code);
       if (!race) throw new Refusal('unknown-race', `there is no race ${request.params.code}`);
       return { race };
     });
 
-    app.get<{ Params: CodeParams }>('/api/races/:code/replay', async (request): Promise<RaceReplayAnswer> =>
-      raceReplay(app.db, races, codeOf(request.params)),
+    api.get('/api/races/:code/replay', { schema: { params: raceCodeParams, response: { 200: raceReplayAnswer, ...ERROR_ANSWERS } } }, async (request) =>
+      raceReplay(app.db, races, request.params.code),
     );
 
-    app.post<{ Params: CodeParams }>('/api/races/:code/join', async (request): Promise<RaceAnswer> => {
-      const player = currentPlayer(request);
-      return { race: races.join(player, codeOf(request.params)) };
-    });
+    api.post('/api/races/:code/join', { schema: onRace }, async (request) => ({ race: races.join(currentPlayer(request), request.params.code) }));
 
-    app.post<{ Params: CodeParams }>('/api/races/:code/start', async (request): Promise<RaceAnswer> => {
-      const player = currentPlayer(request);
-      return { race: races.start(player, codeOf(request.params)) };
-    });
+    api.post('/api/races/:code/start', { schema: onRace }, async (request) => ({ race: races.start(currentPlayer(request), request.params.code) }));
 
-    app.post<{ Params: CodeParams }>('/api/races/:code/leave', async (request): Promise<RaceAnswer> => {
+    api.post('/api/races/:code/leave', { schema: onRace }, async (request) => {
       const player = currentPlayer(request);
-      const code = codeOf(request.params);
+      const { code } = request.params;
       races.lifecycle.leave(player, races.mustFind(code));
       return { race: races.view(code)! };
     });
 
-    app.post<{ Params: CodeParams }>('/api/races/:code/kick', async (request): Promise<RaceAnswer> => {
+    api.post('/api/races/:code/kick', { schema: { ...onRace, body: kickBody } }, async (request) => {
       const player = currentPlayer(request);
-      const code = codeOf(request.params);
-      const { playerId } = parseBody(kickBody, request.body);
-      races.lifecycle.kick(player, races.mustFind(code), playerId);
+      const { code } = request.params;
+      races.lifecycle.kick(player, races.mustFind(code), request.body.playerId);
       return { race: races.view(code)! };
     });
 
-    app.post<{ Params: CodeParams }>('/api/races/:code/cancel', async (request): Promise<RaceAnswer> => {
+    api.post('/api/races/:code/cancel', { schema: onRace }, async (request) => {
       const player = currentPlayer(request);
-      const code = codeOf(request.params);
+      const { code } = request.params;
       races.lifecycle.cancel(player, races.mustFind(code));
       return { race: races.view(code)! };
     });
 
-    app.post<{ Params: CodeParams }>('/api/races/:code/rematch', async (request): Promise<RaceAnswer> => {
-      const player = currentPlayer(request);
-      const { answer } = parseBody(rematchBody, request.body);
-      return { race: races.rematch(player, codeOf(request.params), answer) };
-    });
+    api.post('/api/races/:code/rematch', { schema: { ...onRace, body: rematchBody } }, async (request) => ({
+      race: races.rematch(currentPlayer(request), request.params.code, request.body.answer),
+    }));
   },
   { name: 'races', dependencies: ['db', 'players', 'games'] },
 );

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
-import { gameIdParams, historyQuery, playerIdParams, type GameSummaryAnswer, type HistoryAnswer, type PlayerStatsAnswer } from '../../contract/index.js';
-import { parseParams, parseQuery } from '../http.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { gameIdParams, gameSummaryAnswer, historyAnswer, historyQuery, playerIdParams, playerStatsAnswer, recordAnswer } from '../../contract/index.js';
+import { ERROR_ANSWERS } from '../http.js';
 import { playerStats } from '../player-stats.js';
 import { ReplayService } from '../replays.js';
 import { currentPlayer } from './players.js';
@@ -17,27 +18,24 @@ export default fp(
     const replays = new ReplayService(app.db, app.games, app.daily);
     app.decorate('replays', replays);
 
-    app.get('/api/games/:id', async (request): Promise<GameSummaryAnswer> => {
-      const { id } = parseParams(gameIdParams, request.params);
-      return { game: replays.summary(id, request.player) };
-    });
+    const api = app.withTypeProvider<ZodTypeProvider>();
+    api.get('/api/games/:id', { schema: { params: gameIdParams, response: { 200: gameSummaryAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
+      game: replays.summary(request.params.id, request.player),
+    }));
 
-    app.get('/api/games/:id/record', async (request, reply) => {
-      const { id } = parseParams(gameIdParams, request.params);
-      const { record, filename } = await replays.record(id, request.player);
+    api.get('/api/games/:id/record', { schema: { params: gameIdParams, response: { 200: recordAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
+      const { record, filename } = await replays.record(request.params.id, request.player);
       reply.header('content-disposition', `attachment; filename="${filename}"`);
       return record;
     });
 
-    app.get('/api/players/:id/stats', async (request): Promise<PlayerStatsAnswer> => {
-      const { id } = parseParams(playerIdParams, request.params);
-      return { stats: playerStats(app.db, id) };
-    });
+    api.get('/api/players/:id/stats', { schema: { params: playerIdParams, response: { 200: playerStatsAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
+      stats: playerStats(app.db, request.params.id),
+    }));
 
-    app.get('/api/me/games', async (request): Promise<HistoryAnswer> => {
-      const player = currentPlayer(request);
-      return { history: replays.history(player, parseQuery(historyQuery, request.query)) };
-    });
+    api.get('/api/me/games', { schema: { querystring: historyQuery, response: { 200: historyAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
+      history: replays.history(currentPlayer(request), request.query),
+    }));
   },
   { name: 'replays', dependencies: ['db', 'players', 'games', 'daily'] },
 );

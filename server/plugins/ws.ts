@@ -1,10 +1,12 @@
 import websocket from '@fastify/websocket';
-import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RawData, WebSocket } from 'ws';
-import { CLIENT_MESSAGE_TYPES, clientMessage, type ClientMessage, type ServerMessageOf } from '../../contract/index.js';
+import { z } from 'zod';
+import { CLIENT_MESSAGE_TYPES, clientMessage, socketQuery, type ClientMessage, type ServerMessageOf } from '../../contract/index.js';
 import { noteStorageFailure } from '../db/index.js';
 import { describeZodError, Refusal } from '../errors.js';
+import { ERROR_ANSWERS } from '../http.js';
 import { send, type Peer } from '../hub.js';
 import { after, type Pending } from '../ports.js';
 import { playerByToken } from './players.js';
@@ -90,149 +92,158 @@ export default fp<{ limits: SocketLimits }>(
       }
     }, HEARTBEAT_MS).unref();
 
-    /** The token comes in the query: browsers cannot set headers on a websocket. None: a spectator. */
-    async function authenticate(request: FastifyRequest<{ Querystring: { token?: string | string[] } }>) {
-      const token = request.query.token;
-      if (token === undefined) return;
-      // A repeated parameter arrives as an array: one socket speaks for one player.
-      if (typeof token !== 'string') throw new Refusal('invalid-query', 'give the token once', { field: 'token' });
-      const player = playerByToken(app.db, token);
-      if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again', { field: 'token' });
-      request.player = player;
-    }
-
-    app.get<{ Querystring: { token?: string | string[] } }>('/ws', { websocket: true, preValidation: authenticate }, (socket, request) => {
-      const peer: Peer = { socket, player: request.player, watching: new Set() };
-      const bucket = new TokenBucket(limits.burst, limits.perSecond, app.clock.now());
-      const log = request.log.child({ playerId: peer.player?.id ?? null });
-      // Handlers first, synchronously: frames sent right after the upgrade must not be lost.
-      socket.on('message', (data, isBinary) => {
-        try {
-          onFrame(data, isBinary);
-        } catch (error) {
-          failed(error);
-        }
-      });
-      socket.on('pong', () => ((socket as WebSocket & { lucieAlive?: boolean }).lucieAlive = true));
-      socket.on('close', () => {
-        try {
-          app.hub.remove(peer);
-        } catch (error) {
-          log.error({ err: error }, 'cleaning up a closed socket failed');
-        }
-      });
-      app.hub.add(peer);
-      send(socket, { type: 'welcome', player: peer.player, serverTime: app.clock.now() });
-
-      const reply = (fields: ErrorFields) => send(socket, { type: 'error', ...fields });
-      const failed = (error: unknown) => {
-        log.error({ err: error }, 'websocket frame handling failed');
-        reply({ code: 'internal', message: 'the server failed on this message; nothing was applied' });
-      };
-
-      function onFrame(data: RawData, isBinary: boolean): void {
-        if (!bucket.take(app.clock.now())) {
-          if (!bucket.warned) {
-            bucket.warned = true;
-            reply({
-              code: 'rate-limited',
-              message: `too many messages: at most ${limits.burst} at once and ${limits.perSecond} per second; this one was dropped`,
-            });
+    // The token comes in the query (browsers cannot set headers on a websocket); none: a spectator.
+    // Read by the route's schema first, so a repeated `token` is a 400 naming it; all before the upgrade.
+    app.withTypeProvider<ZodTypeProvider>().route({
+      method: 'GET',
+      url: '/ws',
+      schema: {
+        querystring: socketQuery,
+        response: { 101: z.null().describe('Switching Protocols: the socket is open, its messages are contract/socket.ts'), ...ERROR_ANSWERS },
+      },
+      preHandler: async (request) => {
+        const { token } = request.query;
+        if (token === undefined) return;
+        const player = playerByToken(app.db, token);
+        if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again', { field: 'token' });
+        request.player = player;
+      },
+      handler: async () => {
+        throw new Refusal('upgrade-required', 'this is the websocket route: open it with a websocket client (Upgrade: websocket)');
+      },
+      wsHandler: (socket, request) => {
+        const peer: Peer = { socket, player: request.player, watching: new Set() };
+        const bucket = new TokenBucket(limits.burst, limits.perSecond, app.clock.now());
+        const log = request.log.child({ playerId: peer.player?.id ?? null });
+        // Handlers first, synchronously: frames sent right after the upgrade must not be lost.
+        socket.on('message', (data, isBinary) => {
+          try {
+            onFrame(data, isBinary);
+          } catch (error) {
+            failed(error);
           }
-          return;
-        }
-        bucket.warned = false;
-        const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-        if (isBinary) return reply({ code: 'bad-message', message: 'frames must be JSON text, not binary' });
-        if (bytes.length > limits.frameBytes) {
-          return reply({ code: 'too-large', message: `a message may hold at most ${limits.frameBytes} bytes (this one: ${bytes.length}); it was not read` });
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(bytes.toString('utf8'));
-        } catch (error) {
-          return reply({ code: 'bad-json', message: `not JSON: ${(error as Error).message}` });
-        }
-        const type = isObject(value) && typeof value.type === 'string' ? value.type : undefined;
-        if (type !== undefined && !(CLIENT_MESSAGE_TYPES as readonly string[]).includes(type)) {
-          return reply({
-            code: 'unknown-type',
-            field: 'type',
-            request: type.slice(0, 32),
-            message: `unknown message type "${type.slice(0, 32)}" (one of ${CLIENT_MESSAGE_TYPES.join(', ')})`,
-          });
-        }
-        const parsed = clientMessage.safeParse(value);
-        if (!parsed.success) {
-          return reply({ code: 'bad-message', ...describeZodError(parsed.error), ...(type && { request: type }) });
-        }
-        const message = parsed.data;
-        const refuse = (refusal: Refusal | undefined) => {
-          if (!refusal) return;
-          reply({
-            code: refusal.code,
-            message: refusal.message,
-            ...(refusal.field !== undefined && { field: refusal.field }),
-            ...(refusal.nextIndex !== undefined && { nextIndex: refusal.nextIndex }),
-            request: message.type,
-            ...('gameId' in message && { gameId: message.gameId }),
-            ...('index' in message && { index: message.index }),
-          });
+        });
+        socket.on('pong', () => ((socket as WebSocket & { lucieAlive?: boolean }).lucieAlive = true));
+        socket.on('close', () => {
+          try {
+            app.hub.remove(peer);
+          } catch (error) {
+            log.error({ err: error }, 'cleaning up a closed socket failed');
+          }
+        });
+        app.hub.add(peer);
+        send(socket, { type: 'welcome', player: peer.player, serverTime: app.clock.now() });
+
+        const reply = (fields: ErrorFields) => send(socket, { type: 'error', ...fields });
+        const failed = (error: unknown) => {
+          log.error({ err: error }, 'websocket frame handling failed');
+          reply({ code: 'internal', message: 'the server failed on this message; nothing was applied' });
         };
-        // A store that answers later (not SQLite) settles the message then, in the game's order.
-        const outcome = handleOrRefuse(message);
-        if (outcome instanceof Promise) outcome.then(refuse, failed);
-        else refuse(outcome);
-      }
 
-      /** A storage failure is the player's to retry, not a server fault: the write was rolled back. */
-      function handleOrRefuse(message: ClientMessage): Pending<Refusal | undefined> {
-        try {
-          return handle(message);
-        } catch (error) {
-          const code = noteStorageFailure(app.db, error);
-          if (code === undefined) throw error;
-          log.warn({ err: error, code, request: message.type }, 'storage failure: message refused, nothing changed');
-          return new Refusal('storage-unavailable', `the database cannot store this now (${code}): nothing changed, send it again in a moment`);
-        }
-      }
-
-      function handle(message: ClientMessage): Pending<Refusal | undefined> {
-        switch (message.type) {
-          case 'ping':
-            send(socket, { type: 'pong', serverTime: app.clock.now() });
-            return undefined;
-          case 'watch': {
-            const race = app.races.view(message.code);
-            if (!race) return new Refusal('unknown-race', `there is no race ${message.code}`, { field: 'code' });
-            app.hub.watch(peer, message.code);
-            send(socket, { type: 'race', race, serverTime: app.clock.now() });
-            if (!peer.player) return undefined;
-            return after(app.races.gameOf(message.code, peer.player.id), (game) => {
-              if (game) send(socket, app.games.snapshot(game, message.code));
-              return undefined;
+        function onFrame(data: RawData, isBinary: boolean): void {
+          if (!bucket.take(app.clock.now())) {
+            if (!bucket.warned) {
+              bucket.warned = true;
+              reply({
+                code: 'rate-limited',
+                message: `too many messages: at most ${limits.burst} at once and ${limits.perSecond} per second; this one was dropped`,
+              });
+            }
+            return;
+          }
+          bucket.warned = false;
+          const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+          if (isBinary) return reply({ code: 'bad-message', message: 'frames must be JSON text, not binary' });
+          if (bytes.length > limits.frameBytes) {
+            return reply({ code: 'too-large', message: `a message may hold at most ${limits.frameBytes} bytes (this one: ${bytes.length}); it was not read` });
+          }
+          let value: unknown;
+          try {
+            value = JSON.parse(bytes.toString('utf8'));
+          } catch (error) {
+            return reply({ code: 'bad-json', message: `not JSON: ${(error as Error).message}` });
+          }
+          const type = isObject(value) && typeof value.type === 'string' ? value.type : undefined;
+          if (type !== undefined && !(CLIENT_MESSAGE_TYPES as readonly string[]).includes(type)) {
+            return reply({
+              code: 'unknown-type',
+              field: 'type',
+              request: type.slice(0, 32),
+              message: `unknown message type "${type.slice(0, 32)}" (one of ${CLIENT_MESSAGE_TYPES.join(', ')})`,
             });
           }
-          case 'unwatch':
-            app.hub.unwatch(peer, message.code);
-            return undefined;
-        }
-        const player = peer.player;
-        if (!player) return new Refusal('unauthorized', 'spectators cannot play: open the socket with a player token', { field: 'token' });
-        switch (message.type) {
-          case 'action':
-            return app.games.play(player, message);
-          case 'resign':
-            return app.games.resign(player, message.gameId);
-          case 'resync': {
-            return after(app.games.resync(player, message.gameId, message.lastIndex, (game) => app.races.codeOf(game)), (answer) => {
-              if (answer instanceof Refusal) return answer;
-              send(socket, answer);
-              return undefined;
+          const parsed = clientMessage.safeParse(value);
+          if (!parsed.success) {
+            return reply({ code: 'bad-message', ...describeZodError(parsed.error), ...(type && { request: type }) });
+          }
+          const message = parsed.data;
+          const refuse = (refusal: Refusal | undefined) => {
+            if (!refusal) return;
+            reply({
+              code: refusal.code,
+              message: refusal.message,
+              ...(refusal.field !== undefined && { field: refusal.field }),
+              ...(refusal.nextIndex !== undefined && { nextIndex: refusal.nextIndex }),
+              request: message.type,
+              ...('gameId' in message && { gameId: message.gameId }),
+              ...('index' in message && { index: message.index }),
             });
+          };
+          // A store that answers later (not SQLite) settles the message then, in the game's order.
+          const outcome = handleOrRefuse(message);
+          if (outcome instanceof Promise) outcome.then(refuse, failed);
+          else refuse(outcome);
+        }
+
+        /** A storage failure is the player's to retry, not a server fault: the write was rolled back. */
+        function handleOrRefuse(message: ClientMessage): Pending<Refusal | undefined> {
+          try {
+            return handle(message);
+          } catch (error) {
+            const code = noteStorageFailure(app.db, error);
+            if (code === undefined) throw error;
+            log.warn({ err: error, code, request: message.type }, 'storage failure: message refused, nothing changed');
+            return new Refusal('storage-unavailable', `the database cannot store this now (${code}): nothing changed, send it again in a moment`);
           }
         }
-      }
+
+        function handle(message: ClientMessage): Pending<Refusal | undefined> {
+          switch (message.type) {
+            case 'ping':
+              send(socket, { type: 'pong', serverTime: app.clock.now() });
+              return undefined;
+            case 'watch': {
+              const race = app.races.view(message.code);
+              if (!race) return new Refusal('unknown-race', `there is no race ${message.code}`, { field: 'code' });
+              app.hub.watch(peer, message.code);
+              send(socket, { type: 'race', race, serverTime: app.clock.now() });
+              if (!peer.player) return undefined;
+              return after(app.races.gameOf(message.code, peer.player.id), (game) => {
+                if (game) send(socket, app.games.snapshot(game, message.code));
+                return undefined;
+              });
+            }
+            case 'unwatch':
+              app.hub.unwatch(peer, message.code);
+              return undefined;
+          }
+          const player = peer.player;
+          if (!player) return new Refusal('unauthorized', 'spectators cannot play: open the socket with a player token', { field: 'token' });
+          switch (message.type) {
+            case 'action':
+              return app.games.play(player, message);
+            case 'resign':
+              return app.games.resign(player, message.gameId);
+            case 'resync': {
+              return after(app.games.resync(player, message.gameId, message.lastIndex, (game) => app.races.codeOf(game)), (answer) => {
+                if (answer instanceof Refusal) return answer;
+                send(socket, answer);
+                return undefined;
+              });
+            }
+          }
+        }
+      },
     });
   },
   { name: 'ws', dependencies: ['players', 'games', 'races'] },

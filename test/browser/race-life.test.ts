@@ -11,6 +11,8 @@ import { buildClient, openBrowser, readFans, screenshot, startServer, type Brows
 
 /** Long enough for a loaded machine to show the countdown, short enough to wait for. */
 const GRACE_SECONDS = 6;
+/** A wait for something the server or the page does at once, given the time a loaded machine may take. */
+const SOON = { timeout: 20_000 };
 /** Waits that cover the grace period plus a slow machine's delays. */
 const PAST_GRACE = { timeout: (GRACE_SECONDS + 30) * 1000 };
 
@@ -77,14 +79,14 @@ describe('a race with people who leave', () => {
     code = new URL(ana.page.url()).pathname.split('/')[2]!;
     link = `${server.base}/race/${code}`;
     for (const [browser, name] of [[bo, 'Bo'], [cy, 'Cy'], [dee, 'Dee']] as const) await joinByLink(browser, link, name);
-    await expect.poll(() => lobbyNames(ana.page).count()).toBe(4);
+    await expect.poll(() => lobbyNames(ana.page).count(), SOON).toBe(4);
 
     await ana.page.getByRole('button', { name: 'Remove Cy from the lobby' }).click();
     await cy.page.getByText('You were removed from the lobby by its creator.').waitFor();
-    await expect.poll(() => lobbyNames(bo.page).count()).toBe(3);
+    await expect.poll(() => lobbyNames(bo.page).count(), SOON).toBe(3);
     await screenshot(cy.page, 'life-1-removed');
     await cy.page.getByRole('button', { name: 'Join as Cy' }).click();
-    await expect.poll(() => lobbyNames(ana.page).count()).toBe(4);
+    await expect.poll(() => lobbyNames(ana.page).count(), SOON).toBe(4);
     await screenshot(ana.page, 'life-1-lobby-creator');
   });
 
@@ -96,7 +98,7 @@ describe('a race with people who leave', () => {
     if (await anaAway.waitFor({ timeout: GRACE_SECONDS * 1000 }).then(() => true, () => false)) await screenshot(cy.page, 'life-2-creator-reconnecting');
     await bo.page.getByText('You are now the creator of this lobby: you start the race.').waitFor(PAST_GRACE);
     await cy.page.getByText('Bo is now the creator of this lobby.').waitFor(PAST_GRACE);
-    await expect.poll(() => lobbyNames(dee.page).allTextContents()).toEqual([
+    await expect.poll(() => lobbyNames(dee.page).allTextContents(), SOON).toEqual([
       expect.stringMatching(/^Bocreator/),
       expect.stringMatching(/^Dee/),
       expect.stringMatching(/^Cy/),
@@ -123,15 +125,15 @@ describe('a race with people who leave', () => {
       await browser.page.getByRole('button', { name: 'Resign' }).click();
       await browser.page.getByRole('button', { name: 'Really resign?' }).click();
     }
-    await expect.poll(() => bo.page.getByTestId('waiting').textContent()).toContain('Waiting for 1 other to finish');
-    await expect.poll(async () => (await raceView(code)).progress.find((racer) => racer.name === 'Dee')!.moves).toBe(deeBoard.moves);
+    await expect.poll(() => bo.page.getByTestId('waiting').textContent(), SOON).toContain('Waiting for 1 other to finish');
+    await expect.poll(async () => (await raceView(code)).progress.find((racer) => racer.name === 'Dee')!.moves, SOON).toBe(deeBoard.moves);
     await watchFor(bo.page, '[data-testid="reconnecting"]');
     await dee.close();
     const deeAway = bo.page.getByTestId('reconnecting').filter({ hasText: 'Dee lost their connection' });
     if (await deeAway.waitFor({ timeout: GRACE_SECONDS * 1000 }).then(() => true, () => false)) await screenshot(bo.page, 'life-3-reconnecting');
     await expect.poll(() => standingRows(bo.page).count(), PAST_GRACE).toBe(3);
     expect(await wasSeen(bo.page, '[data-testid="reconnecting"]')).toBe(true);
-    await expect.poll(() => standingRows(cy.page).count()).toBe(3);
+    await expect.poll(() => standingRows(cy.page).count(), SOON).toBe(3);
     const race = await raceView(code);
     expect(race.state).toBe('finished');
     const dees = race.standings!.find((standing) => standing.name === 'Dee')!;
@@ -147,8 +149,8 @@ describe('a race with people who leave', () => {
     await cy.page.getByRole('link', { name: 'Watch the race replay' }).click();
     await cy.page.waitForURL(`${server.base}/race/${code}/replay`);
     const boards = cy.page.locator('figure.seat');
-    await expect.poll(() => boards.evaluateAll((seats) => seats.map((seat) => seat.getAttribute('data-player')))).toEqual(['Bo', 'Dee', 'Cy']);
-    await expect.poll(() => cy.page.getByTestId('replay-home').allTextContents()).toEqual(['0/52 home', '0/52 home', '0/52 home']);
+    await expect.poll(() => boards.evaluateAll((seats) => seats.map((seat) => seat.getAttribute('data-player'))), SOON).toEqual(['Bo', 'Dee', 'Cy']);
+    await expect.poll(() => cy.page.getByTestId('replay-home').allTextContents(), SOON).toEqual(['0/52 home', '0/52 home', '0/52 home']);
     await screenshot(cy.page, 'life-4-replay-start');
     await cy.page.getByLabel('Speed').selectOption({ label: '32×' });
     await cy.page.getByRole('button', { name: 'Play' }).click();
@@ -159,7 +161,7 @@ describe('a race with people who leave', () => {
     const race = await raceView(code);
     const home = race.racers.map((racer) => `${race.standings!.find((standing) => standing.playerId === racer.id)!.foundations}/52 home`);
     expect(await cy.page.getByTestId('replay-home').allTextContents()).toEqual(home);
-    await expect.poll(() => standingRows(cy.page).count()).toBe(3);
+    await expect.poll(() => standingRows(cy.page).count(), SOON).toBe(3);
     await screenshot(cy.page, 'life-4-replay-end', true);
   });
 
@@ -169,11 +171,11 @@ describe('a race with people who leave', () => {
     await bo.page.getByRole('button', { name: 'Offer a rematch' }).click();
     await bo.page.waitForURL((url) => /^\/race\/[A-Z0-9]{6}$/.test(url.pathname) && !url.pathname.endsWith(code));
     const rematch = new URL(bo.page.url()).pathname.split('/')[2]!;
-    await expect.poll(() => cy.page.getByRole('list', { name: 'Answers to the rematch' }).textContent()).toMatch(/Bo: accepted[\s\S]*Dee: has not answered[\s\S]*Cy \(you\): has not answered/);
+    await expect.poll(() => cy.page.getByRole('list', { name: 'Answers to the rematch' }).textContent(), SOON).toMatch(/Bo: accepted[\s\S]*Dee: has not answered[\s\S]*Cy \(you\): has not answered/);
     await screenshot(cy.page, 'life-5-rematch-offered', true);
     await cy.page.getByRole('button', { name: 'Accept the rematch' }).click();
     await cy.page.waitForURL(`${server.base}/race/${rematch}`);
-    await expect.poll(() => lobbyNames(bo.page).count()).toBe(2);
+    await expect.poll(() => lobbyNames(bo.page).count(), SOON).toBe(2);
     await screenshot(bo.page, 'life-5-rematch-lobby');
     const [first, next] = [await raceView(code), await raceView(rematch)];
     expect(first.rematch).toMatchObject({ code: rematch, declined: [] });
@@ -196,7 +198,7 @@ describe('a race with people who leave', () => {
     await bo.page.getByRole('heading', { name: 'Your record' }).waitFor();
     // The first race is finished (resigned); the rematch is still being played and not counted yet.
     const strict = bo.page.locator('tr[data-variant="strict"]');
-    await expect.poll(() => strict.locator('td').allTextContents()).toEqual(['1', '0', '0.0 %', expect.stringMatching(/^\d+\.0$/), '–', '0', '0']);
+    await expect.poll(() => strict.locator('td').allTextContents(), SOON).toEqual(['1', '0', '0.0 %', expect.stringMatching(/^\d+\.0$/), '–', '0', '0']);
     await screenshot(bo.page, 'life-6-record');
   });
 });

@@ -15,5 +15,7 @@ describe('the chaos suite, short form', () => {
     for (const line of lines) {
       expect(line, line).not.toMatch(/FAILED|[1-9]\d* (unanswered|internal errors|state changes|crashes|lost)\b/);
     }
+    // Every refusal, Fastify's own included, in the contract's error shape with its code's status.
+    expect(lines.find((line) => line.startsWith('✓ HTTP fuzz'))).toMatch(/errors outside the HttpError shape: none\b/);
   }, 180_000);
 });

@@ -124,7 +124,7 @@ describe('races over HTTP', () => {
     expect((await api(app, 'POST', `/api/races/${code}/join`, cid)).body).toMatchObject({ statusCode: 409, code: 'race-full' });
     expect((await api(app, 'POST', `/api/races/${code}/join`)).status).toBe(401);
     expect((await api(app, 'POST', '/api/races/ZZZZZZ/join', bob)).body).toMatchObject({ statusCode: 404, code: 'unknown-race' });
-    expect((await api(app, 'GET', '/api/races/abc')).body).toMatchObject({ statusCode: 400, code: 'invalid-code', field: 'code' });
+    expect((await api(app, 'GET', '/api/races/abc')).body).toMatchObject({ statusCode: 400, code: 'invalid-param', field: 'code' });
   });
 
   it('starts only by the creator, with two racers, once; never shows the seed before the end', async () => {

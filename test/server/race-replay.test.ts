@@ -115,6 +115,6 @@ describe('race replay', () => {
     expect(closed.state).toBe('closed');
     expect((await api(app, 'GET', `/api/races/${race.code}/replay`)).body).toMatchObject({ statusCode: 409, code: 'race-closed' });
     expect((await api(app, 'GET', '/api/races/ZZZZZZ/replay')).body).toMatchObject({ statusCode: 404, code: 'unknown-race' });
-    expect((await api(app, 'GET', '/api/races/abc/replay')).body).toMatchObject({ statusCode: 400, code: 'invalid-code', field: 'code' });
+    expect((await api(app, 'GET', '/api/races/abc/replay')).body).toMatchObject({ statusCode: 400, code: 'invalid-param', field: 'code' });
   });
 });
