@@ -26,8 +26,9 @@ const USAGE = `usage:
                                                     deals (redeals from attempt A's own stream: a
                                                     daily attempt, A its game id)
   lucie solve FILE... | --seed S [--variant V] [--lines DIR] [--nodes N (per measure)]
-                                                    solve records or boards (one fan per line, or
-                                                    the Foundations:/: board form), one JSON line each
+              [--redeals-used N]                    solve records or boards (one fan per line, or
+                                                    the Foundations:/: board form), one JSON line each;
+                                                    a board is in deal 1 unless N redeals came before
   lucie stats --variant V --seeds N [--nodes N]     win rates (95 % intervals) over seeds 1..N
   lucie board FILE [--at N]                         the position after action N of a record, as a board`;
 
@@ -123,7 +124,13 @@ function solve(args: string[]): number {
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { seed: { type: 'string' }, variant: { type: 'string' }, lines: { type: 'string' }, nodes: { type: 'string' } },
+      options: {
+        seed: { type: 'string' },
+        variant: { type: 'string' },
+        lines: { type: 'string' },
+        nodes: { type: 'string' },
+        'redeals-used': { type: 'string' },
+      },
     });
   } catch (error) {
     fail((error as Error).message);
@@ -131,6 +138,12 @@ function solve(args: string[]): number {
   const { values, positionals } = parsed;
   const variant = variantOption(values.variant);
   const limits = nodesOption(values.nodes);
+  const redealsText = values['redeals-used'];
+  const redealsUsed = redealsText === undefined ? undefined : Number(redealsText);
+  if (redealsUsed !== undefined && (!Number.isInteger(redealsUsed) || redealsUsed < 0)) {
+    fail(`--redeals-used must be a whole number from 0, not "${redealsText}"`);
+  }
+  if (redealsUsed !== undefined && positionals.length === 0) fail('--redeals-used is for boards given as files');
   const inputs: (SolveInput | string)[] = [];
   if (positionals.length === 0) {
     if (values.seed === undefined) fail('solve needs files or --seed S');
@@ -138,7 +151,7 @@ function solve(args: string[]): number {
   }
   for (const file of positionals) {
     try {
-      inputs.push(readInput(file, readText(file), variant, values.seed));
+      inputs.push(readInput(file, readText(file), variant, values.seed, redealsUsed));
     } catch (error) {
       inputs.push(`cannot read ${file}: ${(error as Error).message}`);
     }

@@ -50,10 +50,14 @@ export interface SolvedLines {
   clairvoyant: { actions: Action[]; redeals: Layout[] } | null;
 }
 
-/** Reads a record file or a board file (a board needs the variant; the seed gives its redeals). */
-export function readInput(file: string, text: string, variant: VariantId, seed?: string): SolveInput | string {
+/**
+ * Reads a record file or a board file (a board needs the variant and how many redeals were used
+ * before it, 0 unless told; the seed gives its redeals).
+ */
+export function readInput(file: string, text: string, variant: VariantId, seed?: string, redealsUsed?: number): SolveInput | string {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   if (trimmed.startsWith('{')) {
+    if (redealsUsed !== undefined) return `${file}: --redeals-used is for boards; a record counts its own redeals`;
     const record = parseRecord(trimmed);
     if (!record.ok) return `${file}: ${record.error}`;
     const start = Position.start(record.value.variant, record.value.deals[0]!);
@@ -61,7 +65,7 @@ export function readInput(file: string, text: string, variant: VariantId, seed?:
     const recordSeed = seed ?? record.value.seed;
     return { name: file, variant: record.value.variant, ...(recordSeed === undefined ? {} : { seed: recordSeed }), firstLayout: record.value.deals[0]!, position: start.value };
   }
-  const board = parseBoard(trimmed, variant);
+  const board = parseBoard(trimmed, variant, redealsUsed === undefined ? {} : { redealsUsed });
   if (!board.ok) return `${file}: ${board.error}`;
   return { name: file, variant, ...(seed === undefined ? {} : { seed }), position: board.value };
 }

@@ -68,18 +68,7 @@ export class SqliteGameStore implements GameStore {
 
   loadGame(id: number): StoredGame | undefined {
     return this.db
-      .select({
-        id: games.id,
-        kind: games.kind,
-        playerId: games.playerId,
-        raceId: games.raceId,
-        variant: games.variant,
-        seed: games.seed,
-        status: games.status,
-        startedAt: games.startedAt,
-        deadline: games.deadline,
-        finishedAt: games.finishedAt,
-      })
+      .select(storedGameColumns(games))
       .from(games)
       .where(eq(games.id, id))
       .get();
@@ -130,6 +119,13 @@ export class SqliteGameStore implements GameStore {
       .where(and(eq(games.id, gameId), eq(games.status, 'playing')))
       .run();
   }
+}
+
+const STORED_GAME_COLUMNS = ['id', 'kind', 'playerId', 'raceId', 'variant', 'seed', 'status', 'startedAt', 'deadline', 'finishedAt'] as const satisfies readonly (keyof StoredGame)[];
+
+/** The columns a StoredGame is read from, in either dialect's `games` table (both name them alike). */
+export function storedGameColumns<Table extends Record<(typeof STORED_GAME_COLUMNS)[number], unknown>>(table: Table): Pick<Table, (typeof STORED_GAME_COLUMNS)[number]> {
+  return Object.fromEntries(STORED_GAME_COLUMNS.map((name) => [name, table[name]])) as Pick<Table, (typeof STORED_GAME_COLUMNS)[number]>;
 }
 
 /** A game's stored move log, read straight from the database (also for tools and benchmarks). */

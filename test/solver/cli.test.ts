@@ -53,6 +53,22 @@ describe('lucie solve', () => {
     ]);
   });
 
+  it('--redeals-used puts a board in a later deal: in the last one par and clairvoyant are the deal max', () => {
+    const record = join(dir, 's3-redeals.json');
+    writeFileSync(record, lucie(['deal', '--seed', 's3']).stdout);
+    const board = join(dir, 's3-redeals.board');
+    writeFileSync(board, lucie(['board', record]).stdout);
+    const counts = (extra: string[]) =>
+      lines(lucie(['solve', board, '--seed', 's3', ...extra]).stdout).map((line) => [line.firstDealMax, line.par, line.clairvoyant, line.exact]);
+    expect(counts([])).toEqual([[15, 52, 52, true]]);
+    expect(counts(['--redeals-used', '2'])).toEqual([[15, 15, 15, true]]);
+    const over = lucie(['solve', board, '--redeals-used', '3']);
+    expect(over.status).toBe(1);
+    expect(lines(over.stdout)[0].error).toMatch(/redeals used must be 0-2 in strict/);
+    expect(lines(lucie(['solve', record, '--redeals-used', '1']).stdout)[0].error).toMatch(/--redeals-used is for boards/);
+    expect(lucie(['solve', board, '--redeals-used', 'two']).stderr).toMatch(/--redeals-used must be a whole number/);
+  });
+
   it('gives a clear error for a bad input and exits 1, other inputs still solved', () => {
     const bad = join(dir, 'bad.txt');
     writeFileSync(bad, 'QD 2S 8C');

@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { IndexTaken, type GameEnd, type GameStore, type MoveLog, type MoveWrite, type NewGameRow, type RaceStart, type StoredGame } from '../../ports.js';
+import { storedGameColumns } from '../game-store.js';
 import type { PgDb } from './index.js';
 import { appendMove } from './moves.js';
 import { gameActions, gameDeals, games, races } from './schema.js';
@@ -39,18 +40,7 @@ export class PgGameStore implements GameStore {
 
   async loadGame(id: number): Promise<StoredGame | undefined> {
     const [row] = await this.db
-      .select({
-        id: games.id,
-        kind: games.kind,
-        playerId: games.playerId,
-        raceId: games.raceId,
-        variant: games.variant,
-        seed: games.seed,
-        status: games.status,
-        startedAt: games.startedAt,
-        deadline: games.deadline,
-        finishedAt: games.finishedAt,
-      })
+      .select(storedGameColumns(games))
       .from(games)
       .where(eq(games.id, id));
     return row;
