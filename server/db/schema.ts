@@ -134,7 +134,10 @@ export const gameDeals = sqliteTable(
   (table) => [primaryKey({ columns: [table.gameId, table.k] })],
 );
 
-/** The move log: action `index` (0-based) of a game, in record notation, and when it was applied. */
+/**
+ * The move log: action `index` (0-based) of a game, in record notation, and when it was applied.
+ * A WITHOUT ROWID table since migration 0004 (drizzle cannot say so here): one B-tree, one page per move.
+ */
 export const gameActions = sqliteTable(
   'game_actions',
   {

@@ -83,5 +83,5 @@ describe.each(['worker', 'auto'] as const)('the write-ahead log with %s checkpoi
     await measure('daily starts');
 
     for (const [path, bytes] of Object.entries(sizes)) expect(bytes, `WAL after ${path}`).toBeLessThanOrEqual(WAL_BOUND_BYTES);
-  }, 120_000);
+  }, 300_000);
 });

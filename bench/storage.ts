@@ -1,0 +1,58 @@
+// `npm run bench -- storage`: the cost of storing one move (SqliteGameStore.appendMove: the action
+// row and the game's counts in one transaction) against a bare SQLite commit of one small row on
+// the same connection, and the WAL bytes each writes (checkpoints held off while measuring).
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closeDatabase, DB_FILE, openDatabase } from '../server/db/index.js';
+import { SqliteGameStore } from '../server/db/game-store.js';
+
+const GAMES = 500;
+const MOVES = 20_000;
+const ROUNDS = 3;
+
+export async function benchStorage(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'lucie-bench-storage-'));
+  // SQLite's own checkpoints, switched off below: the WAL then only grows, so its size is what was written.
+  const db = openDatabase(dir, { checkpoints: 'auto' });
+  const sqlite = db.$client;
+  try {
+    sqlite.exec("insert into players (name, token_hash, created_at) values ('bench', 'bench', 0)");
+    const newGame = sqlite.prepare("insert into games (kind, player_id, variant, seed, status, foundations, started_at) values ('race', 1, 'strict', 'seed', 'playing', 0, 0)");
+    const firstGame = Number(newGame.run().lastInsertRowid);
+    for (let i = 1; i < GAMES; i++) newGame.run();
+    sqlite.exec('create table bench_bare (id integer primary key, value text not null)');
+    const bare = sqlite.prepare('insert into bench_bare (value) values (?)');
+    const bareCommit = sqlite.transaction((value: string) => bare.run(value));
+    const store = new SqliteGameStore(db);
+    sqlite.pragma('wal_autocheckpoint = 0');
+    const wal = join(dir, `${DB_FILE}-wal`);
+
+    /** µs per call and WAL bytes per call of `write`, from an emptied log. */
+    const measure = (write: (n: number) => void, offset: number) => {
+      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      const started = process.hrtime.bigint();
+      for (let n = 0; n < MOVES; n++) write(offset + n);
+      const micros = Number(process.hrtime.bigint() - started) / 1000 / MOVES;
+      return { micros, walBytes: statSync(wal).size / MOVES };
+    };
+    const rows: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const base = measure((n) => bareCommit(`row ${n}`), round * MOVES);
+      const move = measure((n) => {
+        const index = Math.floor(n / GAMES);
+        store.appendMove({ gameId: firstGame + (n % GAMES), index, action: 'f12>h', at: n, counts: { foundations: index % 52, redealsUsed: 0, moves: index + 1 } });
+      }, round * MOVES);
+      rows.push(
+        `| ${round + 1} | ${move.micros.toFixed(1)} | ${base.micros.toFixed(1)} | ${(move.micros / base.micros).toFixed(2)}× | ${Math.round(move.walBytes)} | ${Math.round(base.walBytes)} | ${(move.walBytes / base.walBytes).toFixed(2)}× |`,
+      );
+    }
+    console.log(`### storing a move: ${MOVES} moves over ${GAMES} games per round, SQLite WAL, synchronous NORMAL, against a bare one-row commit`);
+    console.log('| round | move µs | bare commit µs | ratio | move WAL bytes | bare WAL bytes | ratio |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    for (const row of rows) console.log(row);
+  } finally {
+    await closeDatabase(db);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,57 @@
+// Migrations carry stored games forward: a database made before 0004 keeps every move, in
+// order, in the move log that 0004 rebuilds WITHOUT ROWID (one page per move in the WAL).
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeDatabase, DB_FILE, openDatabase } from '../../server/db/index.js';
+
+const MIGRATIONS = new URL('../../migrations', import.meta.url).pathname;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lucie-migrations-'));
+  dirs.push(dir);
+  return dir;
+};
+
+/** A database migrated up to (not including) migration `upTo`, as an older server left it. */
+function databaseBefore(upTo: number): string {
+  const folder = tempDir();
+  cpSync(MIGRATIONS, folder, { recursive: true });
+  const journalFile = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalFile, 'utf8'));
+  journal.entries = journal.entries.filter((entry: { idx: number }) => entry.idx < upTo);
+  writeFileSync(journalFile, JSON.stringify(journal));
+  const dataDir = tempDir();
+  const sqlite = new Database(join(dataDir, DB_FILE));
+  migrate(drizzle(sqlite), { migrationsFolder: folder });
+  sqlite.exec("insert into players (name, token_hash, created_at) values ('Ana', 'h', 1)");
+  sqlite.exec("insert into games (kind, player_id, variant, seed, status, foundations, started_at) values ('race', 1, 'strict', 's', 'playing', 0, 1)");
+  sqlite.exec("insert into game_actions (game_id, action_index, action, at) values (1, 1, 'f2>f1', 7), (1, 0, 'f1>h', 5)");
+  sqlite.close();
+  return dataDir;
+}
+
+describe('migration 0004, the move log without rowid', () => {
+  it('keeps every stored move of an older database, in order', async () => {
+    const db = openDatabase(databaseBefore(4));
+    try {
+      const table = db.$client.prepare("select sql from sqlite_master where name = 'game_actions'").get() as { sql: string };
+      expect(table.sql).toMatch(/\) WITHOUT ROWID$/);
+      expect(db.$client.prepare('select game_id, action_index, action, at from game_actions order by game_id, action_index').all()).toEqual([
+        { game_id: 1, action_index: 0, action: 'f1>h', at: 5 },
+        { game_id: 1, action_index: 1, action: 'f2>f1', at: 7 },
+      ]);
+      // The key still refuses a second action at an index.
+      expect(() => db.$client.exec("insert into game_actions values (1, 1, 'f3>f1', 9)")).toThrow(/UNIQUE|PRIMARY KEY/);
+    } finally {
+      await closeDatabase(db);
+    }
+  });
+});
