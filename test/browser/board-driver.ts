@@ -102,6 +102,25 @@ export class BoardDriver {
     await mouse.up();
   }
 
+  /** How wide the visible strip of a covered card is, px: up to the next card of its fan. */
+  strip(card: Locator): Promise<number> {
+    return card.evaluate((element) => (element.nextElementSibling as HTMLElement).getBoundingClientRect().left - element.getBoundingClientRect().left);
+  }
+
+  /** The smallest side of each merci-picker card, px, seen each time the picker was used. */
+  readonly pickerTargets: number[] = [];
+
+  /** Picks `card` in the merci picker, which must be open; `choose` says the card waits for its destination. */
+  async pickInPicker(card: Card, choose: boolean): Promise<void> {
+    const picker = this.region().getByRole('group', { name: /^Merci: the covered cards of fan/ });
+    await picker.waitFor();
+    const sizes = await picker.locator('.choices > button').evaluateAll((buttons) => buttons.map((button) => Math.min(button.getBoundingClientRect().width, button.getBoundingClientRect().height)));
+    this.pickerTargets.push(...sizes);
+    await picker.getByRole('button', { name: cardName(card), exact: true }).click();
+    await picker.waitFor({ state: 'detached' });
+    if (choose) await expect.poll(() => this.card(card).getAttribute('aria-pressed')).toBe('true');
+  }
+
   /** Plays `action` through the UI, then checks the board shows the engine's position. */
   async play(action: Action, gesture: Gesture): Promise<void> {
     if (action.type === 'redeal') {
@@ -126,7 +145,10 @@ export class BoardDriver {
         await this.drag(from, this.target(target, card));
       } else if (gesture === 'click') {
         // A covered card shows only its left strip: that is where a person clicks it.
+        const narrow = source.kind === 'buried' && (await this.strip(from)) < 24;
         await from.click(source.kind === 'buried' ? { position: STRIP } : undefined);
+        // Too narrow a strip opens the merci picker: the card is picked there, shown whole.
+        if (narrow) await this.pickInPicker(card, !direct);
         if (!direct) await this.target(target, card).click();
       } else {
         if (source.kind !== 'fan' || target.kind === 'cell') throw new Error(`no keyboard walk for ${makeAction(action)}`);

@@ -29,6 +29,9 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the player about a failed call: the server's sentence, or the failure as text. */
+export const errorText = (failure: unknown): string => (failure instanceof ApiError ? failure.message : String(failure));
+
 async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
   if (identity.token) headers.authorization = `Bearer ${identity.token}`;
