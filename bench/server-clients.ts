@@ -5,8 +5,9 @@
 // many sockets on the bare echo route do the same with frames of the same size, at the same pace.
 import { performance } from 'node:perf_hooks';
 import { WebSocket, type RawData } from 'ws';
-import { makeAction, parseAction, parseLayout, Position, type Action, type Layout, type VariantId } from '../shared/index.js';
+import type { VariantId } from '../shared/index.js';
 import type { ServerMessage } from '../contract/index.js';
+import { Mirror, randomMove, type Policy } from '../test/support/mirror.js';
 import { seededRandom } from './measure.js';
 
 export interface RunCommand {
@@ -107,17 +108,18 @@ const isType =
 
 class BenchPlayer {
   readonly inbox = new Inbox();
-  gameId = 0;
-  position!: Position;
-  index = 0;
+  /** The player's game as its acks built it (set once dealt). */
+  mirror!: Mirror;
   ended = false;
   private readonly random: () => number;
+  private readonly policy: Policy;
 
   constructor(
     readonly id: number,
     readonly socket: WebSocket,
   ) {
     this.random = seededRandom(id);
+    this.policy = randomMove(this.random);
     socket.on('message', (data: RawData) => {
       const text = data.toString();
       // Progress of the racers (every move of the race) is what a client shows but never waits for.
@@ -126,40 +128,28 @@ class BenchPlayer {
     });
   }
 
-  /** A random non-redeal move; a redeal only when stuck; undefined when the game is over. */
-  choose(): Action | undefined {
-    const legal = this.position.legalActions();
-    const moves = legal.filter((action) => action.type !== 'redeal');
-    return moves.length > 0 ? moves[Math.floor(this.random() * moves.length)] : legal[0];
-  }
-
-  frame(action: Action): string {
-    return JSON.stringify({ type: 'action', gameId: this.gameId, index: this.index, action: makeAction(action) });
-  }
-
   /** Plays until `until` (performance.now()), pushing each move→ack time in ms to `record`. */
   async play(until: number, record: number[] | undefined, perSecond: number | null): Promise<void> {
     const pace = new Pace(perSecond, this.random);
     while (!this.ended && (await pace.wait(until))) {
-      const action = this.choose();
+      const action = this.mirror.choose(this.policy);
       if (!action) {
         this.ended = true;
         break;
       }
-      const index = this.index;
+      const index = this.mirror.index;
       const start = performance.now();
-      this.socket.send(this.frame(action));
+      this.socket.send(JSON.stringify(this.mirror.frame(action)));
       const answer = await this.inbox.next(
         (message): message is Extract<ServerMessage, { type: 'ack' | 'error' }> =>
           (message.type === 'ack' && message.index === index) || message.type === 'error',
         `ack ${index}`,
       );
       const ms = performance.now() - start;
-      if (answer.type === 'error') throw new Error(`move ${index} of game ${this.gameId} refused: ${answer.code} ${answer.message}`);
+      if (answer.type === 'error') throw new Error(`move ${index} of game ${this.mirror.gameId} refused: ${answer.code} ${answer.message}`);
       record?.push(ms);
-      this.position.play(unwrap(parseAction(answer.action)), answer.layout && unwrap<Layout>(parseLayout(answer.layout)));
-      this.index++;
-      if (this.position.status().over) this.ended = true;
+      this.mirror.apply(answer);
+      if (this.mirror.position.status().over) this.ended = true;
     }
     this.inbox.clear();
   }
@@ -260,8 +250,7 @@ async function run(command: RunCommand): Promise<RunResult> {
   await Promise.all(
     players.map(async (player) => {
       const game = await player.inbox.next(isType('game'), 'game');
-      player.gameId = game.gameId;
-      player.position = unwrap(Position.start(game.variant, unwrap<Layout>(parseLayout(game.deals[0]!))));
+      player.mirror = Mirror.of(game);
     }),
   );
   for (const player of players) player.inbox.clear();
@@ -278,8 +267,8 @@ async function run(command: RunCommand): Promise<RunResult> {
     return { latencies: summarise(record, seconds), busy: performance.eventLoopUtilization(busy).utilization };
   };
 
-  const acksSoFar = () => players.reduce((sum, player) => sum + player.index, 0);
-  const frameOf = (player: BenchPlayer) => JSON.stringify({ type: 'action', gameId: player.gameId, index: player.index, action: '17>18' });
+  const acksSoFar = () => players.reduce((sum, player) => sum + player.mirror.index, 0);
+  const frameOf = (player: BenchPlayer) => JSON.stringify({ type: 'action', gameId: player.mirror.gameId, index: player.mirror.index, action: '17>18' });
   const loads: LoadResult[] = [];
   for (const load of command.loads) {
     const moves = await phase(load, 'moves', (until, record) => Promise.all(players.map((player) => player.play(until, record, load.perSecond))).then(() => {}));
@@ -311,11 +300,6 @@ function summarise(values: number[], seconds: number): Latencies {
   const sorted = Float64Array.from(values).sort();
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
   return { count: sorted.length, seconds, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
-}
-
-function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: string }): T {
-  if (!result.ok) throw new Error(result.error);
-  return result.value;
 }
 
 function send(message: object): void {

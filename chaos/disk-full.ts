@@ -90,7 +90,13 @@ async function tryMove(seat: Seat, tally: Tally, tries: number): Promise<void> {
 export async function diskFullProbe(): Promise<string> {
   if (process.getuid?.() !== 0) return 'skipped: mounting a small tmpfs needs root';
   const mount = mkdtempSync(join(tmpdir(), 'lucie-full-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${TMPFS_BYTES}`, 'tmpfs', mount]);
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${TMPFS_BYTES}`, 'tmpfs', mount], { stdio: 'pipe' });
+  } catch (error) {
+    // Root inside a container without the right to mount.
+    rmSync(mount, { recursive: true, force: true });
+    return `skipped: cannot mount a tmpfs here (${String((error as { stderr?: Buffer }).stderr ?? error).trim()})`;
+  }
   const dataDir = join(mount, 'data');
   let server: ServerProcess | undefined;
   let crashes = 0;

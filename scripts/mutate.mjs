@@ -76,7 +76,7 @@ try {
     const run = runTests();
     writeFileSync(path, original);
     const failed = run.status !== 0;
-    const by = /FAIL\s+(?:\S+\s+)?(test\/\S+)/.exec(run.stdout.replace(/\x1b\[[0-9;]*m/g, ''))?.[1];
+    const by = /FAIL\s+(?:\S+\s+)?(test\/\S+)/.exec((run.stdout + run.stderr).replace(/\x1b\[[0-9;]*m/g, ''))?.[1];
     if (failed) caught++;
     console.log(`${failed ? '✓ caught' : '✗ MISSED'} ${entry.name}: ${entry.breaks}${by ? ` (by ${by})` : ''} [${((Date.now() - started) / 1000).toFixed(0)} s]`);
   }

@@ -18,18 +18,13 @@ import {
   type Target,
   type VariantId,
 } from '../../shared/index.js';
+import { homeFirst, unwrap } from '../support/mirror.js';
 import { readFans } from './helpers.js';
 
 /** Where a person grabs a covered card: the strip of it that shows. */
 const STRIP = { x: 4, y: 12 };
 
 export type Gesture = 'click' | 'drag' | 'keyboard';
-
-/** The tests' way to play: home first, then fan to fan, a redeal only when nothing else is left, then the merci. */
-export function simplePolicy(position: Position): Action | undefined {
-  const legal = position.legalActions();
-  return legal.find((action) => action.type === 'fan-to-foundation') ?? legal.find((action) => action.type !== 'redeal') ?? legal[0];
-}
 
 export class BoardDriver {
   readonly position: Position;
@@ -44,13 +39,11 @@ export class BoardDriver {
     variant: VariantId,
     layout: Layout,
   ) {
-    const start = Position.start(variant, layout);
-    if (!start.ok) throw new Error(start.error);
-    this.position = start.value;
+    this.position = unwrap(Position.start(variant, layout));
   }
 
   next(): Action | undefined {
-    return simplePolicy(this.position);
+    return homeFirst(this.position);
   }
 
   region(): Locator {
@@ -102,6 +95,25 @@ export class BoardDriver {
     await mouse.up();
   }
 
+  /** How wide the visible strip of a covered card is, px: up to the next card of its fan. */
+  strip(card: Locator): Promise<number> {
+    return card.evaluate((element) => (element.nextElementSibling as HTMLElement).getBoundingClientRect().left - element.getBoundingClientRect().left);
+  }
+
+  /** The smallest side of each merci-picker card, px, seen each time the picker was used. */
+  readonly pickerTargets: number[] = [];
+
+  /** Picks `card` in the merci picker, which must be open; `choose` says the card waits for its destination. */
+  async pickInPicker(card: Card, choose: boolean): Promise<void> {
+    const picker = this.region().getByRole('group', { name: /^Merci: the covered cards of fan/ });
+    await picker.waitFor();
+    const sizes = await picker.locator('.choices > button').evaluateAll((buttons) => buttons.map((button) => Math.min(button.getBoundingClientRect().width, button.getBoundingClientRect().height)));
+    this.pickerTargets.push(...sizes);
+    await picker.getByRole('button', { name: cardName(card), exact: true }).click();
+    await picker.waitFor({ state: 'detached' });
+    if (choose) await expect.poll(() => this.card(card).getAttribute('aria-pressed')).toBe('true');
+  }
+
   /** Plays `action` through the UI, then checks the board shows the engine's position. */
   async play(action: Action, gesture: Gesture): Promise<void> {
     if (action.type === 'redeal') {
@@ -126,7 +138,10 @@ export class BoardDriver {
         await this.drag(from, this.target(target, card));
       } else if (gesture === 'click') {
         // A covered card shows only its left strip: that is where a person clicks it.
+        const narrow = source.kind === 'buried' && (await this.strip(from)) < 24;
         await from.click(source.kind === 'buried' ? { position: STRIP } : undefined);
+        // Too narrow a strip opens the merci picker: the card is picked there, shown whole.
+        if (narrow) await this.pickInPicker(card, !direct);
         if (!direct) await this.target(target, card).click();
       } else {
         if (source.kind !== 'fan' || target.kind === 'cell') throw new Error(`no keyboard walk for ${makeAction(action)}`);

@@ -7,12 +7,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { humanize } from '../../client/src/lib/moves.js';
 import { buildReplay } from '../../client/src/lib/replay.js';
-import { LEADERBOARD_PAGE, type CreatePlayerAnswer, type DailyStartAnswer, type GameSummaryAnswer, type ServerMessage } from '../../contract/index.js';
-import { makeAction, parseLayout, parseRecord, Position, verifyRecord, type Card, type Layout } from '../../shared/index.js';
-import { BoardDriver, simplePolicy } from './board-driver.js';
+import { LEADERBOARD_PAGE, type CreatePlayerAnswer, type DailyStartAnswer, type GameSummaryAnswer } from '../../contract/index.js';
+import { parseRecord, verifyRecord, type Card } from '../../shared/index.js';
+import { Client } from '../support/socket-client.js';
+import { Mirror, playToEnd } from '../support/mirror.js';
+import { BoardDriver } from './board-driver.js';
 import { buildClient, openBrowser, readFans, screenshot, SHOTS, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
@@ -41,44 +42,15 @@ async function post<T>(path: string, body: object, token?: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-const layoutOf = (fans: readonly string[]): Layout => {
-  const layout = parseLayout(fans);
-  if (!layout.ok) throw new Error(layout.error);
-  return layout.value;
-};
-
 /** A scripted player: takes today's attempt and plays it over the websocket with the tests' policy, as fast as acks come. */
 async function scriptedDaily(name: string): Promise<{ foundations: number; gameId: number; firstLayout: readonly string[] }> {
   const { token } = await post<CreatePlayerAnswer>('/api/players', { name });
   const { game } = await post<DailyStartAnswer>('/api/daily/start', {}, token);
-  const start = Position.start(game.variant, layoutOf(game.deals[0]!));
-  if (!start.ok) throw new Error(start.error);
-  const position = start.value;
-  const socket = new WebSocket(`${server.base.replace('http', 'ws')}/ws?token=${token}`);
-  const inbox: ServerMessage[] = [];
-  let wake = (): void => {};
-  socket.on('message', (data) => {
-    inbox.push(JSON.parse(String(data)) as ServerMessage);
-    wake();
-  });
-  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const answer = async (): Promise<ServerMessage> => {
-    while (!inbox.some((message) => message.type === 'ack' || message.type === 'error')) await new Promise<void>((resolve) => (wake = resolve));
-    return inbox.splice(inbox.findIndex((message) => message.type === 'ack' || message.type === 'error'), 1)[0]!;
-  };
-  for (let index = 0, action = simplePolicy(position); action; action = simplePolicy(position)) {
-    socket.send(JSON.stringify({ type: 'action', gameId: game.gameId, index, action: makeAction(action) }));
-    const reply = await answer();
-    if (reply.type === 'error' && reply.code === 'rate-limited') {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      continue;
-    }
-    if (reply.type !== 'ack') throw new Error(`${name}: ${JSON.stringify(reply)}`);
-    position.play(action, reply.layout ? layoutOf(reply.layout) : undefined);
-    index++;
-  }
-  socket.close();
-  return { foundations: position.foundationCount(), gameId: game.gameId, firstLayout: game.deals[0]! };
+  const client = await Client.connect(server.base.replace('http', 'ws'), { token });
+  const mirror = Mirror.of(game);
+  await playToEnd(client, mirror);
+  client.close();
+  return { foundations: mirror.position.foundationCount(), gameId: game.gameId, firstLayout: game.deals[0]! };
 }
 
 const tableRows = (page: Page) =>
@@ -121,7 +93,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
     expect(await page.getByLabel('Show legal moves').count()).toBe(0);
     await screenshot(page, 'daily-1-start-desktop');
 
-    for (const how of ['click', 'drag', 'click', 'keyboard'] as const) await driver.play(simplePolicy(driver.position)!, how);
+    for (const how of ['click', 'drag', 'click', 'keyboard'] as const) await driver.play(driver.next()!, how);
     // Only acknowledged moves survive a reload: wait for the server to hold all four.
     await page.getByText(/^Moves 4$/).waitFor();
     await page.reload();

@@ -133,6 +133,8 @@ describe('a race with people who leave', () => {
     if (await deeAway.waitFor({ timeout: GRACE_SECONDS * 1000 }).then(() => true, () => false)) await screenshot(bo.page, 'life-3-reconnecting');
     await expect.poll(() => standingRows(bo.page).count(), PAST_GRACE).toBe(3);
     expect(await wasSeen(bo.page, '[data-testid="reconnecting"]')).toBe(true);
+    // Beside the progress, everyone sees where each racer is: Dee is gone for good.
+    await expect.poll(() => bo.page.locator('.racer', { hasText: 'Dee' }).locator('[data-presence]').textContent(), SOON).toBe('gone');
     await expect.poll(() => standingRows(cy.page).count(), SOON).toBe(3);
     const race = await raceView(code);
     expect(race.state).toBe('finished');

@@ -12,7 +12,7 @@ let clock: ManualClock;
 let ana: TestPlayer;
 let bob: TestPlayer;
 beforeEach(async () => {
-  // 2026-11-30: a deal `chooseAction` plays through its redeals.
+  // 2026-11-30: a deal `homeFirst` plays through its redeals.
   clock = new ManualClock(Date.UTC(2026, 10, 30, 9));
   server = await startServer({ clock, dailySecret: TEST_DAILY_SECRET });
   ana = await createPlayer(server.app, 'Ana');

@@ -20,7 +20,7 @@ import * as pgSchema from '../../server/db/pg/schema.js';
 import { GameService, type LiveGame } from '../../server/games.js';
 import type { GameStore, Transport } from '../../server/ports.js';
 import { Refusal } from '../../server/errors.js';
-import { chooseAction, ManualClock } from './helpers.js';
+import { homeFirst, ManualClock } from './helpers.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
 
 /** One database, two instances' stores on it, and rows the game service does not write itself. */
@@ -77,9 +77,9 @@ function instance(store: GameStore) {
   return { games: new GameService(store, transport, new ManualClock(), silent), acks: () => sent.filter((message) => message.type === 'ack') };
 }
 
-/** Plays `chooseAction` through the service to the end or `limit` actions; every answer must be an acknowledgement. */
+/** Plays `homeFirst` through the service to the end or `limit` actions; every answer must be an acknowledgement. */
 async function playOut(games: GameService, player: PlayerView, game: LiveGame, limit = Number.POSITIVE_INFINITY): Promise<void> {
-  for (let action = chooseAction(game.position); action && game.actions.length < limit; action = chooseAction(game.position)) {
+  for (let action = homeFirst(game.position); action && game.actions.length < limit; action = homeFirst(game.position)) {
     const refusal = await games.play(player, { gameId: game.id, index: game.actions.length, action: makeAction(action) });
     if (refusal) throw new Error(`${refusal.code}: ${refusal.message}`);
   }
@@ -143,7 +143,7 @@ describe.each([
     const [a, b] = storage.stores.map(instance);
     const [game] = await a!.games.create([{ kind: 'race', playerId: eve.id, variant: 'strict', seed: 'stores-3', startedAt: 0 }]);
     await b!.games.get(game!.id);
-    const action = makeAction(chooseAction(game!.position)!);
+    const action = makeAction(homeFirst(game!.position)!);
     const outcomes = await Promise.all([a!, b!].map(({ games }) => games.play(eve, { gameId: game!.id, index: 0, action })));
     expect(outcomes).toEqual([undefined, undefined]);
     expect([a!, b!].map(({ acks }) => acks().map((ack) => [ack.index, ack.action]))).toEqual([[[0, action]], [[0, action]]]);
@@ -190,7 +190,7 @@ describe('an instance on PostgreSQL', () => {
     const { games, acks } = instance(storage.stores[1]);
     const [game] = await games.create([{ kind: 'race', playerId: cy.id, variant: 'strict', seed: 'stores-5', startedAt: 0 }]);
     await storage.dbs[1].$client.end();
-    const refused = await games.play(cy, { gameId: game!.id, index: 0, action: makeAction(chooseAction(game!.position)!) });
+    const refused = await games.play(cy, { gameId: game!.id, index: 0, action: makeAction(homeFirst(game!.position)!) });
     expect(refused).toMatchObject({ code: 'storage-unavailable', nextIndex: 0 });
     expect(acks()).toEqual([]);
     expect(game!.actions).toEqual([]);

@@ -12,7 +12,7 @@ import { closeDatabase, openDatabase, type Db } from '../../server/db/index.js';
 import { players } from '../../server/db/schema.js';
 import { GameService } from '../../server/games.js';
 import type { GameStore, MoveLog, Transport } from '../../server/ports.js';
-import { chooseAction, layoutOf, ManualClock, unwrap } from './helpers.js';
+import { homeFirst, layoutOf, ManualClock, unwrap } from './helpers.js';
 
 interface Call {
   readonly name: string;
@@ -106,11 +106,11 @@ async function setUp() {
   return { store, player, game: game!, ...service };
 }
 
-/** The first `count` actions `chooseAction` plays from the game's deal (none is a redeal). */
+/** The first `count` actions `homeFirst` plays from the game's deal (none is a redeal). */
 function firstActions(deal: readonly string[], count: number): string[] {
   const position = unwrap(Position.start('strict', layoutOf(deal)));
   return Array.from({ length: count }, () => {
-    const action = chooseAction(position)!;
+    const action = homeFirst(position)!;
     position.play(action);
     return makeAction(action);
   });

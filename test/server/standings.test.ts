@@ -28,6 +28,15 @@ describe('race standings', () => {
     ]);
   });
 
+  it('ranks a racer with no finish time after those with as many cards who have one', () => {
+    const standings = rankStandings([finisher('Ann', 'playing', 25, null), finisher('Bob', 'resigned', 25, 4000), finisher('Cid', 'resigned', 26, 9000)]);
+    expect(standings.map(({ rank, name }) => [rank, name])).toEqual([
+      [1, 'Cid'],
+      [2, 'Bob'],
+      [3, 'Ann'],
+    ]);
+  });
+
   it('gives exact ties the same rank and skips the next (1, 1, 3), keeping seat order', () => {
     const standings = rankStandings([
       finisher('Ann', 'timed-out', 20, 1000),

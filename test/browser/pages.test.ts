@@ -1,0 +1,156 @@
+// The race, daily and game pages around the board at three window sizes, light and dark: the
+// board never moves while a game is played, redealt and ended, nor when another racer's connection
+// drops and comes back (those words float, the end and "Redealing…" are laid over the board),
+// nothing overflows or overlaps, every target is 24 px or more, axe finds nothing.
+// Screenshots go to /tmp/lucie-shots/ (look at them).
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { CreatePlayerAnswer, RaceAnswer } from '../../contract/index.js';
+import { BoardDriver } from './board-driver.js';
+import { axeViolations, buildClient, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
+import { layoutProblems, watchSlots } from './layout-checks.js';
+
+let server: RunningServer;
+const sockets: WebSocket[] = [];
+
+beforeAll(async () => {
+  buildClient();
+  server = await startServer();
+});
+
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await server?.stop();
+});
+
+async function post<T>(path: string, body: object, token?: string): Promise<T> {
+  const response = await fetch(`${server.base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A racer who stays connected and watches without playing, so the race runs on after the player's game ends. */
+async function idleRacer(code: string, token: string): Promise<WebSocket> {
+  const socket = new WebSocket(`${server.base.replace('http', 'ws')}/ws?token=${token}`);
+  sockets.push(socket);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  socket.send(JSON.stringify({ type: 'watch', code }));
+  return socket;
+}
+
+/** Makes this browser play as `answer`'s player from its next page load. */
+async function playAs(page: Page, answer: CreatePlayerAnswer): Promise<void> {
+  await page.evaluate((identity) => localStorage.setItem('lucie.identity', identity), JSON.stringify({ player: answer.player, token: answer.token }));
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  const summary = page.locator('details.settings > summary');
+  await summary.click();
+  await page.getByLabel('Theme').selectOption(theme);
+  await summary.click();
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+}
+
+/** The page checked as drawn, in the theme it shows, and saved as a screenshot. */
+async function checkPage(page: Page, shot: string): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+  expect(await layoutProblems(page)).toEqual({ overflow: [], overlaps: [], small: [] });
+  expect(await axeViolations(page)).toEqual([]);
+  await screenshot(page, shot);
+}
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1920, height: 1080 },
+  { name: 'laptop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+describe.each(VIEWPORTS)('the pages around the board at $width×$height', ({ name, width, height }) => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await openBrowser({ width, height }, { hasTouch: name === 'phone' });
+    page = browser.page;
+    await useSettings(page, server.base, { theme: 'light', speed: 'off' });
+  });
+  afterAll(async () => browser?.close());
+
+  it('race: the board stays put through a whole game, its redeals and its end', async () => {
+    const ana = await post<CreatePlayerAnswer>('/api/players', { name: `Ana ${name}` });
+    const bot = await post<CreatePlayerAnswer>('/api/players', { name: `Bot ${name}` });
+    const { race } = await post<RaceAnswer>('/api/races', { variant: 'strict', seats: 2 }, ana.token);
+    await post<RaceAnswer>(`/api/races/${race.code}/join`, {}, bot.token);
+    const botSocket = await idleRacer(race.code, bot.token);
+    await playAs(page, ana);
+    await page.goto(`${server.base}/race/${race.code}`);
+    await post<RaceAnswer>(`/api/races/${race.code}/start`, {}, ana.token);
+    const region = page.getByRole('region', { name: 'Your board' });
+    await region.waitFor({ timeout: 30_000 });
+    const driver = new BoardDriver(page, 'Your board', 'strict', await readFans(page, 'Your board'));
+    await expect.poll(() => readFans(page, 'Your board')).toEqual(driver.position.fans);
+    const watch = await watchSlots(region);
+    await checkPage(page, `race-start-${name}-light`);
+
+    let redeals = 0;
+    for (let action = driver.next(), i = 0; action; action = driver.next(), i++) {
+      if (action.type === 'redeal') redeals++;
+      await driver.play(action, action.type === 'fan-to-fan' && i % 3 === 0 ? 'drag' : 'click');
+      if (i === 3) {
+        // The other racer's connection drops and comes back: the words about it float, the board stays.
+        botSocket.close();
+        await page.getByTestId('reconnecting').waitFor({ timeout: 15_000 });
+        await idleRacer(race.code, bot.token);
+        await page.getByTestId('reconnecting').waitFor({ state: 'detached', timeout: 15_000 });
+      }
+    }
+    await page.getByTestId('waiting').waitFor();
+    expect(redeals).toBeGreaterThan(0);
+    expect(await watch.shifts()).toEqual([]);
+    await checkPage(page, `race-over-${name}-light`);
+    await setTheme(page, 'dark');
+    await checkPage(page, `race-over-${name}-dark`);
+    expect(await watch.shifts()).toEqual([]);
+    await setTheme(page, 'light');
+  });
+
+  it('daily: the board stays put through a redeal and a resignation; the game page after', async () => {
+    await playAs(page, await post<CreatePlayerAnswer>('/api/players', { name: `Daily ${name}` }));
+    await page.goto(`${server.base}/daily`);
+    await page.getByRole('button', { name: 'Start today’s attempt' }).click();
+    const region = page.getByRole('region', { name: 'Daily board' });
+    await region.waitFor();
+    const driver = new BoardDriver(page, 'Daily board', 'strict', await readFans(page, 'Daily board'));
+    const watch = await watchSlots(region);
+    await checkPage(page, `daily-start-${name}-light`);
+    // Up to the first redeal, then a resignation: the Resign button goes, the end is laid over the board.
+    for (let action = driver.next(); action; action = driver.next()) {
+      await driver.play(action, 'click');
+      if (action.type === 'redeal') break;
+    }
+    if (!driver.position.status().over) {
+      await page.getByRole('button', { name: 'Resign' }).click();
+      await page.getByRole('button', { name: 'Really resign?' }).click();
+    }
+    await page.getByTestId('daily-outcome').waitFor();
+    expect(await watch.shifts()).toEqual([]);
+    await setTheme(page, 'dark');
+    await checkPage(page, `daily-over-${name}-dark`);
+    await setTheme(page, 'light');
+    await checkPage(page, `daily-over-${name}-light`);
+
+    // The overlay's link is a link like any other: it opens the game's page.
+    await page.getByRole('link', { name: 'Watch the replay' }).click();
+    await page.waitForURL(/\/game\/\d+$/);
+    await page.getByRole('region', { name: /board/i }).first().waitFor();
+    await checkPage(page, `game-${name}-light`);
+    await setTheme(page, 'dark');
+    await checkPage(page, `game-${name}-dark`);
+    await setTheme(page, 'light');
+  });
+});
