@@ -36,7 +36,7 @@ const BREAKS = [
   { name: 'race-replay-early', file: 'server/race-replay.ts', find: "if (row.state !== 'finished') {", replace: "if (row.state === 'lobby') {", breaks: 'a race’s replay (every board and move) is served while it runs' },
   // Storage (server/db/game-store.ts).
   { name: 'redeal-not-stored', file: 'server/db/game-store.ts', find: '      if (deal) this.statements.deal.run', replace: '      if (deal && false) this.statements.deal.run', breaks: 'a redeal’s layout is not stored' },
-  { name: 'result-not-stored', file: 'server/db/game-store.ts', find: '      if (result) this.statements.result.run({ gameId, ...counts, ...result });\n      else this.statements.progress.run', replace: '      this.statements.progress.run', breaks: 'a game’s end (won, out of moves) is not stored with its last move' },
+  { name: 'result-not-stored', file: 'server/db/game-store.ts', find: 'if (result) this.statements.result.run(', replace: 'if (result && false) this.statements.result.run(', breaks: 'a game’s end (won, out of moves) is not stored with its last move' },
   { name: 'moves-reordered', file: 'server/db/game-store.ts', find: '.orderBy(asc(gameActions.index))', replace: '.orderBy(sql`${gameActions.index} desc`)', breaks: 'the move log is read back in the wrong order' },
   { name: 'end-overwrites', file: 'server/db/game-store.ts', find: ".where(and(eq(games.id, gameId), eq(games.status, 'playing')))", replace: '.where(eq(games.id, gameId))', breaks: 'a finished game’s stored result can be overwritten' },
 ];

@@ -176,6 +176,17 @@ describe.each([
     expect((await games.resign(di, game!.id))?.code).toBe('game-over');
     expect(await storage.stores[1].loadGame(game!.id)).toMatchObject({ status: 'resigned' });
   });
+
+  it('keeps the first end of a game when another instance ends it too', async () => {
+    const gil = await storage.addPlayer('gil');
+    const [a, b] = storage.stores.map(instance);
+    const [game] = await a!.games.create([{ kind: 'race', playerId: gil.id, variant: 'strict', seed: 'stores-5', startedAt: 0 }]);
+    const copy = (await b!.games.get(game!.id))!;
+    expect(await a!.games.resign(gil, game!.id)).toBeUndefined();
+    // Instance b still holds the game as playing: its late end must not overwrite the stored one.
+    await b!.games.abandon(copy, 99);
+    expect(await storage.stores[0].loadGame(game!.id)).toMatchObject({ status: 'resigned', finishedAt: game!.finishedAt });
+  });
 });
 
 describe('an instance on PostgreSQL', () => {
