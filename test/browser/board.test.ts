@@ -159,6 +159,38 @@ describe('fewer clicks', () => {
   });
 });
 
+describe('keyboard and double-click', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await openBrowser({ width: 1280, height: 800 });
+    page = browser.page;
+    await useSettings(page, server.base, { autoPlayPractice: false });
+  });
+  afterAll(async () => browser?.close());
+
+  it('skips to the board from the first Tab, and sends a card home by double-click and by H', async () => {
+    await page.goto(`${server.base}/practice?seed=abc&variant=strict`);
+    const board = page.getByRole('region', { name: BOARD });
+    await board.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the board');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(BOARD);
+
+    // Seed abc: A♦ is on top of fan 8, then 2♦ on top of fan 10.
+    const diamonds = () => page.getByRole('button', { name: /^diamonds foundation/ }).getAttribute('aria-label');
+    await board.getByRole('button', { name: 'Ace of diamonds', exact: true }).dblclick();
+    await expect.poll(diamonds, { timeout: 20_000 }).toBe('diamonds foundation: Ace of diamonds, 1 card');
+    await board.getByRole('button', { name: '2 of diamonds', exact: true }).focus();
+    await page.keyboard.press('h');
+    await expect.poll(diamonds, { timeout: 20_000 }).toBe('diamonds foundation: 2 of diamonds, 2 cards');
+    expect(await page.locator('[role="alert"]').count()).toBe(0);
+    await useSettings(page, server.base, {});
+  });
+});
+
 describe('input during animations', () => {
   let browser: Browser;
   let page: Page;
