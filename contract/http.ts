@@ -18,7 +18,7 @@ import {
   TIME_LIMIT_MAX_SECONDS,
   TIME_LIMIT_MIN_SECONDS,
 } from './vocabulary.js';
-import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, variantId } from './views.js';
+import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, standingView, variantId } from './views.js';
 
 // ---------------------------------------------------------------- requests
 
@@ -108,15 +108,11 @@ export const readyAnswer = z.object({
   database: z.enum(['ok', 'unavailable', 'unreachable']),
 });
 
-/** One finished attempt on a day's leaderboard. */
-export const leaderboardEntry = z.object({
-  /** Standard competition rank (1, 2, 2, 4): wins by elapsed time, then losses by cards home, then elapsed time. */
-  rank: z.number().int(),
-  playerId: z.number().int(),
-  name: z.string(),
-  gameId,
-  state: gameState,
-  foundations: z.number().int(),
+/**
+ * One finished attempt on a day's leaderboard: a standing (its rank is a standard competition rank,
+ * 1, 2, 2, 4: wins by elapsed time, then losses by cards home, then elapsed time), always finished.
+ */
+export const leaderboardEntry = standingView.extend({
   /** From the deal to the end of the attempt, ms: what ties are judged on after cards home. */
   elapsedMs: z.number().int(),
   finishedAt: z.number(),

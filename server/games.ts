@@ -27,17 +27,8 @@ import { Refusal } from './errors.js';
 import { after, IndexTaken, type GameStore, type MoveWrite, type Pending, type RaceStart, type StoredGame, type Transport } from './ports.js';
 import { rankKey } from './standings.js';
 
-export interface LiveGame {
-  readonly id: number;
-  readonly kind: GameKind;
-  readonly playerId: number;
-  readonly raceId: number | null;
-  readonly variant: VariantId;
-  /** Secret: only the server deals from it. */
-  readonly seed: string;
-  readonly startedAt: number;
-  /** When the game stops by itself (a race's time limit, the end of a daily attempt's day), or null. */
-  readonly deadline: number | null;
+/** A game in memory: its stored identity, plus what its move log rebuilds. */
+export interface LiveGame extends Pick<StoredGame, 'id' | 'kind' | 'playerId' | 'raceId' | 'variant' | 'seed' | 'startedAt' | 'deadline'> {
   /** Layouts dealt so far, as makeLayout strings: deals[k] after the k-th redeal. */
   readonly deals: string[][];
   /** The move log, canonical record notation. */

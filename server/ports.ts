@@ -36,9 +36,11 @@ export interface StoredGame {
   readonly playerId: number;
   readonly raceId: number | null;
   readonly variant: VariantId;
+  /** Secret: only the server deals from it. */
   readonly seed: string;
   readonly status: GameState;
   readonly startedAt: number;
+  /** When the game stops by itself (a race's time limit, the end of a daily attempt's day), or null. */
   readonly deadline: number | null;
   readonly finishedAt: number | null;
 }
