@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'not-a-racer', // a rematch of a race you were not in
   'game-in-progress', // another player's game is being played: its moves are hidden
   'record-hidden', // the contest is on: a finished game's moves stay hidden until it is over
+  'analysis-hidden', // the contest is on: a game's analysis (it shows later layouts) waits for its seed to be public
   // What does not exist (yet).
   'not-found', // no such route
   'method-not-allowed', // the route exists, not with this method
@@ -78,6 +79,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'not-a-racer': 403,
   'game-in-progress': 403,
   'record-hidden': 403,
+  'analysis-hidden': 403,
   'not-found': 404,
   'method-not-allowed': 405,
   'unknown-race': 404,

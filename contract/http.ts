@@ -8,6 +8,7 @@ import { RECORD_FORMAT } from '../shared/index.js';
 import { isDay } from './day.js';
 import { ERROR_CODES } from './errors.js';
 import {
+  ANALYSIS_STATES,
   GAME_KINDS,
   HISTORY_PAGE,
   LEADERBOARD_PAGE,
@@ -346,3 +347,36 @@ export type SeriesView = z.infer<typeof seriesView>;
 export type SeriesAnswer = z.infer<typeof seriesAnswer>;
 export type SeriesDealAnswer = z.infer<typeof seriesDealAnswer>;
 export type PlayerSeries = z.infer<typeof playerSeries>;
+
+/** A line of play the analysis found: its actions in record notation and the layouts its redeals deal (makeLayout strings). */
+export const analysisLine = z.object({ actions: z.array(z.string()), redeals: z.array(z.array(z.string())) });
+/** The game at its start and after each action: cards home and the most still reachable in the current deal (`exact` false: at least that). */
+export const analysisPoint = z.object({ deal: z.number().int(), home: z.number().int(), dealMax: z.number().int(), exact: z.boolean() });
+/** What the solver found on one game (solver/): counts are "at least" where `exact` is false. */
+export const gameAnalysis = z.object({
+  /** The first layout alone: the same for everyone who played this deal. */
+  firstDeal: z.object({ max: z.number().int(), clearable: z.boolean().nullable(), exact: z.boolean() }),
+  /** Par on this game's own redeals (solver/par.ts); null when a search was cut short. */
+  par: z.object({ count: z.number().int().nullable(), won: z.boolean().nullable(), line: analysisLine.nullable() }),
+  /** The best with every redeal layout known in advance. */
+  clairvoyant: z.object({ best: z.number().int(), won: z.boolean(), exact: z.boolean(), line: analysisLine }),
+  points: z.array(analysisPoint),
+  nodes: z.number().int(),
+  ms: z.number(),
+});
+/**
+ * `GET /api/games/:id/analysis`, once the game's seed is public: solved in the background when
+ * the race finishes or the day closes; `pending` until then, `unavailable` when the solve failed
+ * or ran out of time (the game itself is unaffected).
+ */
+export const analysisAnswer = z.object({
+  gameId,
+  status: z.enum(ANALYSIS_STATES),
+  /** Why it is unavailable; null otherwise. */
+  reason: z.string().nullable(),
+  analysis: gameAnalysis.nullable(),
+});
+export type AnalysisLine = z.infer<typeof analysisLine>;
+export type AnalysisPoint = z.infer<typeof analysisPoint>;
+export type GameAnalysis = z.infer<typeof gameAnalysis>;
+export type AnalysisAnswer = z.infer<typeof analysisAnswer>;

@@ -17,6 +17,11 @@ export type ProgressStatus = (typeof PROGRESS_STATUSES)[number];
 /** Why a game is stored: a race seat, the daily deal or a deal of a series (practice is played in the browser alone). */
 export const GAME_KINDS = ['race', 'daily', 'series'] as const;
 export type GameKind = (typeof GAME_KINDS)[number];
+/** Where a game's analysis stands: queued or solving, stored, or given up on (a failed or too slow solve). */
+export const ANALYSIS_STATES = ['pending', 'done', 'unavailable'] as const;
+export type AnalysisState = (typeof ANALYSIS_STATES)[number];
+/** The states a stored analysis row can hold (a pending one has no row yet). */
+export const STORED_ANALYSIS_STATES = ['done', 'unavailable'] as const;
 
 export const RACE_STATES = ['lobby', 'countdown', 'running', 'finished', 'closed'] as const;
 export type RaceState = (typeof RACE_STATES)[number];

@@ -78,6 +78,16 @@ export class ReplayService {
     return after(this.gameService.get(id), (live) => this.recordOf(row, live!, revealed));
   }
 
+  /**
+   * Why game `id`'s seed is not public yet (it is being played, or its race or day is still on),
+   * or null once it is; an unknown game is refused.
+   */
+  whyHidden(id: number): string | null {
+    const row = this.row(id);
+    if (row.game.status === 'playing') return `game ${id} is still being played`;
+    return this.revealed(row) ? null : this.hiddenBecause(row);
+  }
+
   private recordOf(row: SummaryRow, live: LiveGame, revealed: boolean): { record: RecordJson; filename: string } {
     const { game } = row;
     const id = game.id;

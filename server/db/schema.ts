@@ -3,7 +3,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { VARIANT_IDS } from '../../shared/index.js';
-import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS } from '../../contract/vocabulary.js';
+import type { GameAnalysis } from '../../contract/http.js';
+import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../contract/vocabulary.js';
 
 export const players = sqliteTable('players', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -168,3 +169,19 @@ export const gameActions = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.gameId, table.index] })],
 );
+
+/**
+ * A game's analysis (server/analyses.ts), written by the background solver once the game's seed
+ * is public; a game without a row is still pending.
+ */
+export const gameAnalyses = sqliteTable('game_analyses', {
+  gameId: integer('game_id')
+    .primaryKey()
+    .references(() => games.id),
+  status: text('status', { enum: STORED_ANALYSIS_STATES }).notNull(),
+  /** The solver's findings (contract GameAnalysis) when done. */
+  analysis: text('analysis', { mode: 'json' }).$type<GameAnalysis>(),
+  /** Why it is unavailable. */
+  reason: text('reason'),
+  createdAt: integer('created_at').notNull(),
+});

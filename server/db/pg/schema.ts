@@ -5,7 +5,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { VARIANT_IDS } from '../../../shared/index.js';
-import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS } from '../../../contract/vocabulary.js';
+import type { GameAnalysis } from '../../../contract/http.js';
+import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../../contract/vocabulary.js';
 
 const millis = (name: string) => bigint(name, { mode: 'number' });
 
@@ -165,3 +166,14 @@ export const gameActions = pgTable(
   },
   (table) => [primaryKey({ columns: [table.gameId, table.index] })],
 );
+
+/** A game's analysis, written by the background solver once the game's seed is public; no row: pending. */
+export const gameAnalyses = pgTable('game_analyses', {
+  gameId: integer('game_id')
+    .primaryKey()
+    .references(() => games.id),
+  status: text('status', { enum: STORED_ANALYSIS_STATES }).notNull(),
+  analysis: jsonb('analysis').$type<GameAnalysis>(),
+  reason: text('reason'),
+  createdAt: millis('created_at').notNull(),
+});
