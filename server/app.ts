@@ -23,6 +23,7 @@ import racesPlugin from './plugins/races.js';
 import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limits.js';
 import replaysPlugin from './plugins/replays.js';
 import securityPlugin from './plugins/security.js';
+import seriesPlugin from './plugins/series.js';
 import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
 import { PROGRESS_INTERVAL_MS } from './races.js';
 
@@ -110,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.lifecycle,
   });
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
+  await app.register(seriesPlugin);
   await app.register(replaysPlugin);
   await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
