@@ -1,4 +1,5 @@
 import type {
+  AnalysisAnswer,
   CreatePlayerAnswer,
   ErrorCode,
   CreateRaceBody,
@@ -96,3 +97,5 @@ export const dealSeries = (code: string, deal: number): Promise<SeriesDealAnswer
   request('POST', `/api/series/${encodeURIComponent(code)}/deals/${deal}`, {});
 export const getPlayerStats = (id: number): Promise<PlayerStatsAnswer> => request('GET', `/api/players/${id}/stats`);
 export const myGames = (offset: number): Promise<HistoryAnswer> => request('GET', `/api/me/games?offset=${offset}`);
+/** What the solver found on a game, once its seed is public (`pending` while it is being solved). */
+export const getAnalysis = (id: number): Promise<AnalysisAnswer> => request('GET', `/api/games/${id}/analysis`);
