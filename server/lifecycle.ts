@@ -10,7 +10,7 @@
  * time limits and the hard cap), so timers are only a way to act on time: after a restart they
  * are armed again from the database and a deadline already past acts at once.
  */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import { noteStorageFailure, STORAGE_RETRY_MS, transaction, type Db, type Transaction } from './db/index.js';
@@ -41,6 +41,11 @@ export interface RaceAnnouncer {
 
 type RaceRow = typeof races.$inferSelect;
 const LIVE_STATES = ['lobby', 'countdown', 'running'] as const;
+/**
+ * How long after its end a race's standings still hear of its racers' comings and goings: while
+ * people look at them (and answer a rematch), not for every race a player ever finished.
+ */
+export const STANDINGS_PRESENCE_MS = 3_600_000;
 
 export class RaceLifecycle {
   /** Grace timers by `raceId:playerId`, lobby limits by race id. */
@@ -145,6 +150,14 @@ export class RaceLifecycle {
         }
         this.announcer.broadcastView(race.code);
       }
+      // Nothing is at stake in a finished race: its standings are only told who is still there.
+      const finished = this.db
+        .select({ code: races.code })
+        .from(raceEntries)
+        .innerJoin(races, eq(races.id, raceEntries.raceId))
+        .where(and(eq(raceEntries.playerId, playerId), eq(races.state, 'finished'), gte(races.finishedAt, now - STANDINGS_PRESENCE_MS)))
+        .all();
+      for (const { code } of finished) this.announcer.broadcastView(code);
     } catch (error) {
       this.log.error({ err: error, playerId }, 'cannot record a presence change');
     }

@@ -144,6 +144,13 @@ describe('a race with people who leave', () => {
     expect(cells.map(([rank, name, result, home]) => [rank, name!.replace(' (you)', ''), result, home])).toEqual(
       race.standings!.map((standing) => [String(standing.rank), standing.name, standing.state === 'abandoned' ? 'abandoned' : 'resigned', String(standing.foundations)]),
     );
+    // The standings table itself says who is still there, as the server tells everyone.
+    const presence = (page: Page, name: string) => standingRows(page).filter({ hasText: name }).locator('td[data-presence]').textContent();
+    for (const page of [bo.page, cy.page]) {
+      await expect.poll(() => presence(page, 'Dee'), SOON).toBe('gone');
+      await expect.poll(() => presence(page, 'Bo'), SOON).toBe('online');
+      await expect.poll(() => presence(page, 'Cy'), SOON).toBe('online');
+    }
     await screenshot(bo.page, 'life-3-standings', true);
   });
 

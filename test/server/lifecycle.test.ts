@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type AppOptions } from '../../server/app.js';
 import { DB_FILE, STORAGE_RETRY_MS } from '../../server/db/index.js';
+import { STANDINGS_PRESENCE_MS } from '../../server/lifecycle.js';
 import type { RaceView } from '../../contract/index.js';
 import { api, Client, createPlayer, createRace, dbState, ManualClock, Mirror, play, setSeed, type TestPlayer } from './helpers.js';
 
@@ -168,6 +169,43 @@ describe('the hard cap', () => {
     expect((await view(app, limited.code)).capAt).toBeNull();
     clock.advance(HOUR);
     expect((await view(app, capped.code)).state).toBe('finished');
+  });
+});
+
+describe('presence in the standings', () => {
+  it('tells the standings who is still there for an hour after the race, the same for every viewer', async () => {
+    const clock = new ManualClock();
+    const { app, wsBase, code, bob, a, b, spectator, mirrorA, mirrorB } = await runningRace(clock);
+    a.send({ type: 'resign', gameId: mirrorA.gameId });
+    b.send({ type: 'resign', gameId: mirrorB.gameId });
+    await spectator.next('race', (message) => message.race.state === 'finished');
+    expect(presences(await view(app, code))).toEqual([
+      ['Ana', 'online'],
+      ['Bob', 'online'],
+    ]);
+
+    b.close();
+    const gone = await spectator.next('race', (message) => message.race.racers[1]!.presence.state === 'gone');
+    expect(gone.race.state).toBe('finished');
+    expect(gone.race.racers.map((racer) => racer.presence)).toEqual([
+      { state: 'online', since: null, until: null },
+      { state: 'gone', since: null, until: null },
+    ]);
+    expect(presences(await view(app, code))).toEqual(presences(gone.race));
+    const back = await connect(wsBase, bob);
+    await spectator.next('race', (message) => message.race.racers[1]!.presence.state === 'online');
+
+    // An hour after the end, nobody is told any more (the view still says it when asked).
+    clock.jump(STANDINGS_PRESENCE_MS + 1);
+    const told = spectator.all('race').length;
+    back.close();
+    await expect.poll(() => app.hub.isConnected(bob.id)).toBe(false);
+    await spectator.settle();
+    expect(spectator.all('race')).toHaveLength(told);
+    expect(presences(await view(app, code))).toEqual([
+      ['Ana', 'online'],
+      ['Bob', 'gone'],
+    ]);
   });
 });
 
