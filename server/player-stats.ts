@@ -1,5 +1,5 @@
 /**
- * A player's record, read from their finished games (race seats and daily attempts alike): per
+ * A player's record, read from their finished games (race seats, daily attempts and series deals alike): per
  * variant how many games, wins, the win rate, the average cards home, the fastest win, and the
  * current and best run of wins in a row (in the order the games ended).
  */
@@ -9,6 +9,7 @@ import type { VariantId } from '../shared/index.js';
 import type { Db } from './db/index.js';
 import { games, players } from './db/schema.js';
 import { Refusal } from './errors.js';
+import { seriesOfPlayer } from './series.js';
 
 /** What the record needs of one finished game. */
 export interface FinishedGame {
@@ -58,5 +59,5 @@ export function playerStats(db: Db, playerId: number): PlayerStats {
     foundations: row.foundations,
     elapsedMs: (row.finishedAt ?? row.startedAt) - row.startedAt,
   }));
-  return { player, variants: variantStats(finished) };
+  return { player, variants: variantStats(finished), series: seriesOfPlayer(db, playerId) };
 }

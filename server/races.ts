@@ -2,13 +2,11 @@
  * Races: lobby, start, countdown, the simultaneous deal, live progress and standings. Games
  * themselves change only through GameService; this module listens to it.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { VARIANTS } from '../shared/index.js';
 import {
-  RACE_CODE_ALPHABET,
-  RACE_CODE_LENGTH,
   type PlayerView,
   type ProgressView,
   type RaceEvent,
@@ -25,6 +23,7 @@ import type { GameService, LiveGame } from './games.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { presenceOf } from './presence.js';
+import { freshShareCode } from './share-code.js';
 import { rankStandings, type Finisher } from './standings.js';
 
 /** Where play can cycle (super-flower-garden, shamrocks, fan-reserve) a game may never end by itself: such a race always has a limit. */
@@ -470,11 +469,7 @@ export class RaceService {
   }
 
   private freshCode(): string {
-    for (;;) {
-      let code = '';
-      for (let i = 0; i < RACE_CODE_LENGTH; i++) code += RACE_CODE_ALPHABET[randomInt(RACE_CODE_ALPHABET.length)];
-      if (!this.find(code)) return code;
-    }
+    return freshShareCode((code) => this.find(code) !== undefined);
   }
 }
 

@@ -1,4 +1,5 @@
 import type {
+  AnalysisAnswer,
   CreatePlayerAnswer,
   ErrorCode,
   CreateRaceBody,
@@ -88,3 +89,5 @@ export const getRecord = (id: number): Promise<RecordJson> => request('GET', `/a
 /** Anyone's record per variant, from their finished games. */
 export const getPlayerStats = (id: number): Promise<PlayerStatsAnswer> => request('GET', `/api/players/${id}/stats`);
 export const myGames = (offset: number): Promise<HistoryAnswer> => request('GET', `/api/me/games?offset=${offset}`);
+/** What the solver found on a game, once its seed is public (`pending` while it is being solved). */
+export const getAnalysis = (id: number): Promise<AnalysisAnswer> => request('GET', `/api/games/${id}/analysis`);
