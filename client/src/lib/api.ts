@@ -1,5 +1,6 @@
 import type {
   AnalysisAnswer,
+  DailyAnalysisAnswer,
   CreatePlayerAnswer,
   ErrorCode,
   CreateRaceBody,
@@ -91,3 +92,5 @@ export const getPlayerStats = (id: number): Promise<PlayerStatsAnswer> => reques
 export const myGames = (offset: number): Promise<HistoryAnswer> => request('GET', `/api/me/games?offset=${offset}`);
 /** What the solver found on a game, once its seed is public (`pending` while it is being solved). */
 export const getAnalysis = (id: number): Promise<AnalysisAnswer> => request('GET', `/api/games/${id}/analysis`);
+/** A day's first-deal maximum and how many attempts reached their par, once the day is over. */
+export const getDailyAnalysis = (day: string): Promise<DailyAnalysisAnswer> => request('GET', `/api/daily/${day}/analysis`);
