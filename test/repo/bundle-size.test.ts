@@ -59,7 +59,7 @@ describe('the client bundle', () => {
     const [entry] = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry);
     expect(entry![0]).toBe('index.html');
     expect(entry![1].dynamicImports).toEqual(
-      expect.arrayContaining(['Practice', 'RaceReplay', 'RacePage', 'DailyPage', 'GamePage', 'PlayerRecord', 'HistoryPage', 'OpenRecord', 'Start'].map((name) => `src/views/${name}.svelte`)),
+      expect.arrayContaining(['Practice', 'RaceReplay', 'RacePage', 'SeriesPage', 'DailyPage', 'GamePage', 'PlayerRecord', 'HistoryPage', 'OpenRecord', 'Start'].map((name) => `src/views/${name}.svelte`)),
     );
   });
 
