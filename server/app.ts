@@ -3,7 +3,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, type HttpError as HttpErrorBody } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
-import { noteStorageFailure, STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './db/index.js';
+import { STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './db/index.js';
 import { Refusal } from './errors.js';
 import { fastifyErrorAnswer, refusalAnswer, RouteTable, validatorCompiler } from './http.js';
 import { Hub } from './hub.js';
@@ -117,7 +117,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 /** Every error answers in the one HTTP error shape; a refusal's status is its code's (contract/errors.ts). */
 function errorHandler(this: FastifyInstance, error: FastifyError | Refusal, request: FastifyRequest, reply: FastifyReply) {
   let body: HttpErrorBody;
-  const storage = noteStorageFailure(this.db, error);
+  const storage = this.storage.failure(error);
   if (storage !== undefined) {
     request.log.warn({ err: error, code: storage }, 'storage failure: request refused, nothing changed');
     body = { statusCode: ERROR_STATUS['storage-unavailable'], code: 'storage-unavailable', message: `the database cannot store this now (${storage}); nothing was changed: retry in a moment` };

@@ -3,12 +3,10 @@
  * variant how many games, wins, the win rate, the average cards home, the fastest win, and the
  * current and best run of wins in a row (in the order the games ended).
  */
-import { and, asc, eq, ne } from 'drizzle-orm';
 import type { PlayerStats, VariantStats } from '../contract/index.js';
 import type { VariantId } from '../shared/index.js';
-import type { Db } from './db/index.js';
-import { games, players } from './db/schema.js';
 import { Refusal } from './errors.js';
+import type { PlayerStore } from './stores.js';
 
 /** What the record needs of one finished game. */
 export interface FinishedGame {
@@ -43,16 +41,10 @@ export function variantStats(finished: readonly FinishedGame[]): VariantStats[] 
   });
 }
 
-export function playerStats(db: Db, playerId: number): PlayerStats {
-  const player = db.select({ id: players.id, name: players.name }).from(players).where(eq(players.id, playerId)).get();
+export async function playerStats(store: PlayerStore, playerId: number): Promise<PlayerStats> {
+  const player = await store.byId(playerId);
   if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id' });
-  const rows = db
-    .select({ variant: games.variant, status: games.status, foundations: games.foundations, startedAt: games.startedAt, finishedAt: games.finishedAt })
-    .from(games)
-    .where(and(eq(games.playerId, playerId), ne(games.status, 'playing')))
-    .orderBy(asc(games.finishedAt), asc(games.id))
-    .all();
-  const finished = rows.map((row) => ({
+  const finished = (await store.finishedGames(playerId)).map((row) => ({
     variant: row.variant,
     won: row.status === 'won',
     foundations: row.foundations,

@@ -39,7 +39,7 @@ export default fp<RaceTiming>(
     });
 
     api.get('/api/races/:code/replay', { schema: { params: raceCodeParams, response: { 200: raceReplayAnswer, ...ERROR_ANSWERS } } }, async (request) =>
-      raceReplay(app.db, races, request.params.code),
+      raceReplay(app.storage.replays, races, request.params.code),
     );
 
     api.post('/api/races/:code/join', { schema: onRace }, async (request) => ({ race: races.join(currentPlayer(request), request.params.code) }));

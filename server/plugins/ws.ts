@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
 import { CLIENT_MESSAGE_TYPES, clientMessage, socketQuery, type ClientMessage, type ServerMessageOf } from '../../contract/index.js';
-import { noteStorageFailure } from '../db/index.js';
 import { describeZodError, Refusal } from '../errors.js';
 import { ERROR_ANSWERS } from '../http.js';
 import { send, type Peer } from '../hub.js';
@@ -104,7 +103,7 @@ export default fp<{ limits: SocketLimits }>(
       preHandler: async (request) => {
         const { token } = request.query;
         if (token === undefined) return;
-        const player = playerByToken(app.db, token);
+        const player = await playerByToken(app.storage.players, token);
         if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again', { field: 'token' });
         request.player = player;
       },
@@ -200,7 +199,7 @@ export default fp<{ limits: SocketLimits }>(
           try {
             return handle(message);
           } catch (error) {
-            const code = noteStorageFailure(app.db, error);
+            const code = app.storage.failure(error);
             if (code === undefined) throw error;
             log.warn({ err: error, code, request: message.type }, 'storage failure: message refused, nothing changed');
             return new Refusal('storage-unavailable', `the database cannot store this now (${code}): nothing changed, send it again in a moment`);
