@@ -10,12 +10,12 @@ import type { RaceService } from './races.js';
 import type { ReplayStore } from './stores.js';
 
 export async function raceReplay(store: ReplayStore, races: RaceService, code: string): Promise<RaceReplayAnswer> {
-  const row = races.mustFind(code);
+  const row = await races.mustFind(code);
   if (row.state === 'closed') throw new Refusal('race-closed', `race ${code} was closed before it started (${row.closedReason}): there is nothing to replay`);
   if (row.state !== 'finished') {
     throw new Refusal('not-finished', `race ${code} is not finished: its replay opens once every racer is done, so nobody sees a board or a move before then`);
   }
-  const race = races.view(code)!;
+  const race = (await races.view(code))!;
   const { games: rows, deals, actions } = await store.raceLogs(row.id);
   const replayGames: ReplayGame[] = [];
   // Seat order, as the race view lists its racers.

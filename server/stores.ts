@@ -1,5 +1,5 @@
 /**
- * The storage seam beside the game store (ports.ts): players, replays and the daily board, each
+ * The storage seam beside the game store (ports.ts): players, races, replays and the daily board, each
  * an interface with one adapter per database (SQLite in server/db/, PostgreSQL in server/db/pg/).
  * As for games, a call may answer now (SQLite) or later (PostgreSQL); the services await it.
  */
@@ -30,6 +30,47 @@ export interface PlayerStore {
   finishedGames(playerId: number): Pending<FinishedGameRow[]>;
   /** Deletes players created before `createdBefore` who never played, raced or created a race; how many. */
   pruneUnused(createdBefore: number): Pending<number>;
+}
+
+/** What a new race is stored with (its creator takes seat 1 in the same transaction). */
+export type NewRace = Omit<typeof races.$inferInsert, 'id'>;
+
+/** A seated racer with their name, as the race view lists them. */
+export interface RacerRow {
+  readonly id: number;
+  readonly name: string;
+  readonly rank: number | null;
+  readonly seat: number;
+  readonly goneSince: number | null;
+  readonly rematch: RaceEntryRow['rematch'];
+}
+
+export interface RaceStore {
+  byCode(code: string): Pending<RaceRow | undefined>;
+  byId(id: number): Pending<RaceRow | undefined>;
+  inState(state: RaceRow['state']): Pending<RaceRow[]>;
+  /** The race asked for as the rematch of `raceId`, once someone did. */
+  rematchOf(raceId: number): Pending<RaceRow | undefined>;
+  /** Stores the race and seats its creator, in one transaction; its id. */
+  create(race: NewRace, joinedAt: number): Pending<number>;
+  update(raceId: number, change: Partial<Omit<RaceRow, 'id' | 'code'>>): Pending<void>;
+  entries(raceId: number): Pending<RaceEntryRow[]>;
+  entry(raceId: number, playerId: number): Pending<RaceEntryRow | undefined>;
+  /** In seat order. */
+  racers(raceId: number): Pending<RacerRow[]>;
+  /** Seats a player after the last seat taken; a seat taken by another instance at the same moment fails as a duplicate. */
+  seat(raceId: number, playerId: number, seat: number, joinedAt: number): Pending<void>;
+  updateEntry(raceId: number, playerId: number, change: Partial<Pick<RaceEntryRow, 'goneSince' | 'rematch'>>): Pending<void>;
+  /** Frees a seat; when it was the creator's, the lobby passes to the next racer in seat order (returned), or to nobody (null). */
+  unseat(raceId: number, playerId: number, wasCreator: boolean): Pending<PlayerView | null | undefined>;
+  /** Entries of every lobby, countdown and running race. */
+  liveEntries(): Pending<{ raceId: number; playerId: number; goneSince: number | null }[]>;
+  /** The lobbies, countdowns and running races `playerId` is seated in. */
+  liveRacesOf(playerId: number): Pending<RaceRow[]>;
+  games(raceId: number): Pending<GameRow[]>;
+  gameIdOf(raceId: number, playerId: number): Pending<number | undefined>;
+  /** Stores the standings and marks the race finished, in one transaction. */
+  finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Pending<void>;
 }
 
 /** A game with what its summary shows of its player and race. */
@@ -92,6 +133,7 @@ export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
   readonly games: GameStore;
   readonly players: PlayerStore;
+  readonly races: RaceStore;
   readonly replays: ReplayStore;
   readonly daily: DailyStore;
   /** The storage's reason when `error` is a failure to store (remembered for readiness), else undefined. */

@@ -4,6 +4,7 @@ import { SqliteGameStore } from './game-store.js';
 import { closeDatabase, noteStorageFailure, storageReady, type Db } from './index.js';
 import { SqlitePlayerStore } from './player-store.js';
 import { SqliteReplayStore } from './replay-store.js';
+import { SqliteRaceStore } from './race-store.js';
 
 /** Every store on one SQLite database (the default): each call answers in the same turn. */
 export function sqliteStorage(db: Db): Storage {
@@ -11,6 +12,7 @@ export function sqliteStorage(db: Db): Storage {
     kind: 'sqlite',
     games: new SqliteGameStore(db),
     players: new SqlitePlayerStore(db),
+    races: new SqliteRaceStore(db),
     replays: new SqliteReplayStore(db),
     daily: new SqliteDailyStore(db),
     failure: (error) => noteStorageFailure(db, error),

@@ -206,21 +206,25 @@ export default fp<{ limits: SocketLimits }>(
           }
         }
 
+        /** The race's view, then (for its racer) their game, then every change as it happens. */
+        async function watch(code: string): Promise<Refusal | undefined> {
+          const race = await app.races.view(code);
+          if (!race) return new Refusal('unknown-race', `there is no race ${code}`, { field: 'code' });
+          app.hub.watch(peer, code);
+          send(socket, { type: 'race', race, serverTime: app.clock.now() });
+          if (!peer.player) return undefined;
+          const game = await app.races.gameOf(code, peer.player.id);
+          if (game) send(socket, app.games.snapshot(game, code));
+          return undefined;
+        }
+
         function handle(message: ClientMessage): Pending<Refusal | undefined> {
           switch (message.type) {
             case 'ping':
               send(socket, { type: 'pong', serverTime: app.clock.now() });
               return undefined;
             case 'watch': {
-              const race = app.races.view(message.code);
-              if (!race) return new Refusal('unknown-race', `there is no race ${message.code}`, { field: 'code' });
-              app.hub.watch(peer, message.code);
-              send(socket, { type: 'race', race, serverTime: app.clock.now() });
-              if (!peer.player) return undefined;
-              return after(app.races.gameOf(message.code, peer.player.id), (game) => {
-                if (game) send(socket, app.games.snapshot(game, message.code));
-                return undefined;
-              });
+              return watch(message.code);
             }
             case 'unwatch':
               app.hub.unwatch(peer, message.code);

@@ -4,6 +4,7 @@ import { PgGameStore, pgFailureCode } from './game-store.js';
 import type { PgDb } from './index.js';
 import { PgPlayerStore } from './player-store.js';
 import { PgReplayStore } from './replay-store.js';
+import { PgRaceStore } from './race-store.js';
 
 /** How long readiness waits for PostgreSQL before calling it unreachable: a balancer polls often. */
 const READY_TIMEOUT_MS = 2000;
@@ -15,6 +16,7 @@ export function pgStorage(db: PgDb): Storage {
     kind: 'postgres',
     games,
     players: new PgPlayerStore(db),
+    races: new PgRaceStore(db),
     replays: new PgReplayStore(db),
     daily: new PgDailyStore(db),
     failure: (error) => pgFailureCode(error),
