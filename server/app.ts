@@ -36,6 +36,8 @@ declare module 'fastify' {
 export interface AppOptions {
   /** Where lucie.db lives (created if missing), or ':memory:' for tests. */
   dataDir: string;
+  /** postgres://…: everything is stored in that PostgreSQL database instead of SQLite in dataDir. */
+  databaseUrl?: string;
   /** SQLite's commit durability (see db/index.ts); NORMAL by default. */
   synchronous?: SynchronousMode;
   /** Lock waits and checkpoints (see db/index.ts); the defaults suit production. */
@@ -95,7 +97,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(openapiPlugin);
   await app.register(securityPlugin);
-  await app.register(dbPlugin, { dataDir: options.dataDir, ...options.storage, synchronous: options.synchronous ?? 'NORMAL' });
+  await app.register(dbPlugin, {
+    dataDir: options.dataDir,
+    ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }),
+    ...options.storage,
+    synchronous: options.synchronous ?? 'NORMAL',
+  });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);
   await app.register(gamesPlugin);

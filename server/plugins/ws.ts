@@ -115,12 +115,27 @@ export default fp<{ limits: SocketLimits }>(
         const bucket = new TokenBucket(limits.burst, limits.perSecond, app.clock.now());
         const log = request.log.child({ playerId: peer.player?.id ?? null });
         // Handlers first, synchronously: frames sent right after the upgrade must not be lost.
-        socket.on('message', (data, isBinary) => {
+        // A frame whose answer comes later (a store that answers later, a race view) holds back the
+        // socket's next frames until it is answered: every frame is answered in the order it came.
+        let answering: Promise<void> | undefined;
+        const take = (data: RawData, isBinary: boolean): Promise<void> | void => {
           try {
-            onFrame(data, isBinary);
+            return onFrame(data, isBinary);
           } catch (error) {
             failed(error);
+            return undefined;
           }
+        };
+        const holdBack = (pending: Promise<void>) => {
+          const settled: Promise<void> = pending.then(() => {
+            if (answering === settled) answering = undefined;
+          });
+          answering = settled;
+        };
+        socket.on('message', (data, isBinary) => {
+          if (answering !== undefined) return holdBack(answering.then(() => take(data, isBinary)));
+          const pending = take(data, isBinary);
+          if (pending instanceof Promise) holdBack(pending);
         });
         socket.on('pong', () => ((socket as WebSocket & { lucieAlive?: boolean }).lucieAlive = true));
         socket.on('close', () => {
@@ -139,7 +154,7 @@ export default fp<{ limits: SocketLimits }>(
           reply({ code: 'internal', message: 'the server failed on this message; nothing was applied' });
         };
 
-        function onFrame(data: RawData, isBinary: boolean): void {
+        function onFrame(data: RawData, isBinary: boolean): Promise<void> | void {
           if (!bucket.take(app.clock.now())) {
             if (!bucket.warned) {
               bucket.warned = true;
@@ -190,8 +205,8 @@ export default fp<{ limits: SocketLimits }>(
           };
           // A store that answers later (not SQLite) settles the message then, in the game's order.
           const outcome = handleOrRefuse(message);
-          if (outcome instanceof Promise) outcome.then(refuse, failed);
-          else refuse(outcome);
+          if (outcome instanceof Promise) return outcome.then(refuse, failed);
+          refuse(outcome);
         }
 
         /** A storage failure is the player's to retry, not a server fault: the write was rolled back. */

@@ -19,7 +19,7 @@ export class PgDailyStore implements DailyStore {
     return row!.value;
   }
 
-  page(day: string, limit: number, offset: number): Promise<BoardRow[]> {
+  async page(day: string, limit: number, offset: number): Promise<BoardRow[]> {
     const pageIds = this.db
       .select({ id: games.id })
       .from(games)
@@ -28,7 +28,7 @@ export class PgDailyStore implements DailyStore {
       .limit(limit)
       .offset(offset)
       .as('page_ids');
-    return this.db
+    return await this.db
       .select({
         gameId: games.id,
         playerId: games.playerId,

@@ -23,8 +23,8 @@ export class PgPlayerStore implements PlayerStore {
     return player;
   }
 
-  finishedGames(playerId: number): Promise<FinishedGameRow[]> {
-    return this.db
+  async finishedGames(playerId: number): Promise<FinishedGameRow[]> {
+    return await this.db
       .select({ variant: games.variant, status: games.status, foundations: games.foundations, startedAt: games.startedAt, finishedAt: games.finishedAt })
       .from(games)
       .where(and(eq(games.playerId, playerId), ne(games.status, 'playing')))

@@ -21,8 +21,8 @@ export class PgRaceStore implements RaceStore {
     return race;
   }
 
-  inState(state: RaceRow['state']): Promise<RaceRow[]> {
-    return this.db.select().from(races).where(eq(races.state, state));
+  async inState(state: RaceRow['state']): Promise<RaceRow[]> {
+    return await this.db.select().from(races).where(eq(races.state, state));
   }
 
   async rematchOf(raceId: number): Promise<RaceRow | undefined> {
@@ -30,8 +30,8 @@ export class PgRaceStore implements RaceStore {
     return race;
   }
 
-  create(race: NewRace, joinedAt: number): Promise<number> {
-    return this.db.transaction(async (tx) => {
+  async create(race: NewRace, joinedAt: number): Promise<number> {
+    return await this.db.transaction(async (tx) => {
       const [created] = await tx.insert(races).values(race).returning({ id: races.id });
       await tx.insert(raceEntries).values({ raceId: created!.id, playerId: race.creatorId, seat: 1, joinedAt });
       return created!.id;
@@ -42,8 +42,8 @@ export class PgRaceStore implements RaceStore {
     await this.db.update(races).set(change).where(eq(races.id, raceId));
   }
 
-  entries(raceId: number): Promise<RaceEntryRow[]> {
-    return this.db.select().from(raceEntries).where(eq(raceEntries.raceId, raceId)).orderBy(asc(raceEntries.seat));
+  async entries(raceId: number): Promise<RaceEntryRow[]> {
+    return await this.db.select().from(raceEntries).where(eq(raceEntries.raceId, raceId)).orderBy(asc(raceEntries.seat));
   }
 
   async entry(raceId: number, playerId: number): Promise<RaceEntryRow | undefined> {
@@ -51,8 +51,8 @@ export class PgRaceStore implements RaceStore {
     return entry;
   }
 
-  racers(raceId: number): Promise<RacerRow[]> {
-    return this.db
+  async racers(raceId: number): Promise<RacerRow[]> {
+    return await this.db
       .select({ id: players.id, name: players.name, rank: raceEntries.rank, seat: raceEntries.seat, goneSince: raceEntries.goneSince, rematch: raceEntries.rematch })
       .from(raceEntries)
       .innerJoin(players, eq(players.id, raceEntries.playerId))
@@ -68,8 +68,8 @@ export class PgRaceStore implements RaceStore {
     await this.db.update(raceEntries).set(change).where(entryOf(raceId, playerId));
   }
 
-  unseat(raceId: number, playerId: number, wasCreator: boolean): Promise<PlayerView | null | undefined> {
-    return this.db.transaction(async (tx) => {
+  async unseat(raceId: number, playerId: number, wasCreator: boolean): Promise<PlayerView | null | undefined> {
+    return await this.db.transaction(async (tx) => {
       await tx.delete(raceEntries).where(entryOf(raceId, playerId));
       if (!wasCreator) return undefined;
       const [heir] = await tx
@@ -84,8 +84,8 @@ export class PgRaceStore implements RaceStore {
     });
   }
 
-  liveEntries(): Promise<{ raceId: number; playerId: number; goneSince: number | null }[]> {
-    return this.db
+  async liveEntries(): Promise<{ raceId: number; playerId: number; goneSince: number | null }[]> {
+    return await this.db
       .select({ raceId: raceEntries.raceId, playerId: raceEntries.playerId, goneSince: raceEntries.goneSince })
       .from(raceEntries)
       .innerJoin(races, eq(races.id, raceEntries.raceId))
@@ -101,8 +101,8 @@ export class PgRaceStore implements RaceStore {
     return rows.map((row) => row.race);
   }
 
-  games(raceId: number): Promise<GameRow[]> {
-    return this.db.select().from(games).where(eq(games.raceId, raceId));
+  async games(raceId: number): Promise<GameRow[]> {
+    return await this.db.select().from(games).where(eq(games.raceId, raceId));
   }
 
   async gameIdOf(raceId: number, playerId: number): Promise<number | undefined> {
@@ -113,8 +113,8 @@ export class PgRaceStore implements RaceStore {
     return row?.id;
   }
 
-  finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Promise<void> {
-    return this.db.transaction(async (tx) => {
+  async finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Promise<void> {
+    return await this.db.transaction(async (tx) => {
       for (const { playerId, rank } of ranks) await tx.update(raceEntries).set({ rank }).where(entryOf(raceId, playerId));
       await tx.update(races).set({ state: 'finished', finishedAt }).where(eq(races.id, raceId));
     });

@@ -20,8 +20,8 @@ export class PgReplayStore implements ReplayStore {
     return row;
   }
 
-  history(playerId: number, limit: number, offset: number): Promise<SummaryRow[]> {
-    return summaryRows(this.db).where(eq(games.playerId, playerId)).orderBy(desc(games.id)).limit(limit).offset(offset);
+  async history(playerId: number, limit: number, offset: number): Promise<SummaryRow[]> {
+    return await summaryRows(this.db).where(eq(games.playerId, playerId)).orderBy(desc(games.id)).limit(limit).offset(offset);
   }
 
   async gameCount(playerId: number): Promise<number> {
