@@ -6,13 +6,15 @@
 // baseline, in the same run, on the same server, with as many sockets and the same pacing: a
 // bare websocket echo of a frame of the same size.
 // Knobs (for profiling): BENCH_SERVER_PLAYERS=50,200 BENCH_SERVER_SEATS BENCH_SERVER_RATE
-// BENCH_SERVER_MS BENCH_SERVER_LOADS=paced,closed loop.
+// BENCH_SERVER_MS BENCH_SERVER_LOADS=paced,closed loop BENCH_SERVER_PROGRESS_MS (the progress window)
+// BENCH_SERVER_PROFILE=DIR (a CPU profile of the server over each moves phase alone, as DIR/LOAD-PLAYERS.cpuprofile).
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { Session } from 'node:inspector/promises';
 import type { VariantId } from '../shared/index.js';
 import { buildApp } from '../server/app.js';
 import { format } from './measure.js';
@@ -31,6 +33,7 @@ const LOADS: Load[] = [
 const WARMUP_MS = 1000;
 const MEASURE_MS = Number(process.env.BENCH_SERVER_MS ?? 5000);
 const RUN_TIMEOUT_MS = 120_000;
+const PROFILE_DIR = process.env.BENCH_SERVER_PROFILE;
 
 type ChildMessage = PhaseEvent | { type: 'result'; result: RunResult } | { type: 'failed'; message: string };
 
@@ -47,6 +50,7 @@ export async function benchServer(): Promise<void> {
     countdownMs: 0,
     socketLimits: { burst: 1_000_000, perSecond: 1_000_000 },
     rateLimits: false,
+    ...(process.env.BENCH_SERVER_PROGRESS_MS && { progressIntervalMs: Number(process.env.BENCH_SERVER_PROGRESS_MS) }),
   });
   app.get('/bench-echo', { websocket: true }, (socket) => {
     socket.on('message', (data, isBinary) => socket.send(data, { binary: isBinary }));
@@ -81,6 +85,7 @@ export async function benchServer(): Promise<void> {
   /** Every ack of the run: the database is shared by the runs, so its rows add up too. */
   let acked = 0;
   let durable = '';
+  const profiler = PROFILE_DIR === undefined ? undefined : await phaseProfiler(PROFILE_DIR);
   try {
     // V8 compiles the hot paths in the first seconds: a run that is not reported.
     acked += (await runClients(clients, command(PLAYER_COUNTS[0]!, [{ name: 'compile', perSecond: null }], WARMUP_MS), () => {})).acks;
@@ -88,8 +93,9 @@ export async function benchServer(): Promise<void> {
       const serverBusy = new Map<string, { loop: EventLoopUtilization; cpu: NodeJS.CpuUsage }>();
       let started: { loop: EventLoopUtilization; cpu: NodeJS.CpuUsage } | undefined;
       const result = await runClients(clients, command(players, LOADS, MEASURE_MS), (event) => {
-          if (event.edge === 'start') started = { loop: performance.eventLoopUtilization(), cpu: process.cpuUsage() };
+        if (event.edge === 'start') started = { loop: performance.eventLoopUtilization(), cpu: process.cpuUsage() };
         else serverBusy.set(`${event.load} ${event.phase}`, { loop: performance.eventLoopUtilization(started?.loop), cpu: process.cpuUsage(started?.cpu) });
+        if (profiler && event.phase === 'moves') void profiler.edge(event.edge, `${event.load.replace(/ /g, '-')}-${players}`);
       });
       acked += result.acks;
       const stored = (sqlite.prepare('select count(*) as n from game_actions').get() as { n: number }).n;
@@ -142,6 +148,20 @@ export async function benchServer(): Promise<void> {
 
 const percent = (value: EventLoopUtilization | number | undefined): string =>
   `${format((typeof value === 'number' ? value : (value?.utilization ?? NaN)) * 100, 0)} %`;
+
+/** Profiles the server between a phase's start and end edges (the phases never overlap). */
+async function phaseProfiler(dir: string) {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  return {
+    async edge(edge: 'start' | 'end', name: string) {
+      if (edge === 'start') return void (await session.post('Profiler.start'));
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
 
 /** Asks the players' process to leave, and ends it if it does not within a few seconds. */
 async function stop(clients: ChildProcess): Promise<void> {

@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'not-a-racer', // a rematch of a race you were not in
   'game-in-progress', // another player's game is being played: its moves are hidden
   'record-hidden', // the contest is on: a finished game's moves stay hidden until it is over
+  'analysis-hidden', // the contest is on: a game's analysis (it shows later layouts) waits for its seed to be public
   // What does not exist (yet).
   'not-found', // no such route
   'method-not-allowed', // the route exists, not with this method
@@ -33,6 +34,7 @@ export const ERROR_CODES = [
   'unknown-game', // no game with that id
   'unknown-player', // no player with that id
   'day-not-open', // the daily deal of a future day
+  'unknown-series', // no series with that code
   // What the state of things forbids.
   'race-started', // joining a race that has started
   'race-full', // joining a race with every seat taken
@@ -43,6 +45,8 @@ export const ERROR_CODES = [
   'race-closed', // joining, starting or cancelling a closed race (the message says why it closed)
   'not-finished', // a rematch or a race replay before the standings
   'daily-played', // a second attempt at the day's deal
+  'series-deal-played', // asking again for a deal of a series you have finished
+  'series-deal-ahead', // asking for a deal of a series past the one you are on
   'game-over', // the game has ended: no more actions
   'illegal-action', // the engine refuses the action (message gives the rule)
   'index-ahead', // an action's index past the game's next one
@@ -75,12 +79,14 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'not-a-racer': 403,
   'game-in-progress': 403,
   'record-hidden': 403,
+  'analysis-hidden': 403,
   'not-found': 404,
   'method-not-allowed': 405,
   'unknown-race': 404,
   'unknown-game': 404,
   'unknown-player': 404,
   'day-not-open': 404,
+  'unknown-series': 404,
   'race-started': 409,
   'race-full': 409,
   'not-in-lobby': 409,
@@ -90,6 +96,8 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'race-closed': 409,
   'not-finished': 409,
   'daily-played': 409,
+  'series-deal-played': 409,
+  'series-deal-ahead': 409,
   'game-over': 409,
   'illegal-action': 409,
   'index-ahead': 409,

@@ -8,6 +8,7 @@ import { RECORD_FORMAT } from '../shared/index.js';
 import { isDay } from './day.js';
 import { ERROR_CODES } from './errors.js';
 import {
+  ANALYSIS_STATES,
   GAME_KINDS,
   HISTORY_PAGE,
   LEADERBOARD_PAGE,
@@ -15,10 +16,11 @@ import {
   MIN_SEATS,
   NAME_MAX,
   PAGE_MAX,
+  SERIES_DEALS,
   TIME_LIMIT_MAX_SECONDS,
   TIME_LIMIT_MIN_SECONDS,
 } from './vocabulary.js';
-import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, standingView, variantId } from './views.js';
+import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, seriesCode, standingView, variantId } from './views.js';
 
 // ---------------------------------------------------------------- requests
 
@@ -45,6 +47,9 @@ export const kickBody = z.strictObject({ playerId: z.number().int().positive() }
 export const rematchBody = z.strictObject({ answer: z.enum(['accept', 'decline']) });
 export type KickBody = z.input<typeof kickBody>;
 export type RematchBody = z.input<typeof rematchBody>;
+/** `POST /api/series`: a new series of deals (strict unless told). */
+export const createSeriesBody = z.strictObject({ variant: variantId.default('strict') });
+export type CreateSeriesBody = z.input<typeof createSeriesBody>;
 /** A create-race body with its defaults filled in. */
 export type RaceOptions = z.output<typeof createRaceBody>;
 
@@ -65,6 +70,9 @@ export const raceCodeParams = z.strictObject({ code: raceCode });
 export const playerIdParams = z.strictObject({ id: urlInteger('a player id is a positive integer').pipe(z.number().int().positive()) });
 export const gameIdParams = z.strictObject({ id: urlInteger('a game id is a positive integer').pipe(gameId) });
 export const dayParams = z.strictObject({ day: dayString });
+export const seriesParams = z.strictObject({ code: seriesCode });
+const dealRule = `a series deal is a whole number from 1 to ${SERIES_DEALS}`;
+export const seriesDealParams = z.strictObject({ code: seriesCode, deal: urlInteger(dealRule).pipe(z.number().min(1, dealRule).max(SERIES_DEALS, dealRule)) });
 
 const limitRule = `limit is a whole number from 1 to ${PAGE_MAX}`;
 /** `?limit=&offset=`, both optional. */
@@ -173,6 +181,8 @@ export const gameSummary = z.object({
   /** The race's code (race games) or the UTC day (daily games); null otherwise. */
   raceCode: z.string().nullable(),
   day: z.string().nullable(),
+  /** The series and the deal in it (series games); null otherwise. */
+  series: z.object({ code: z.string(), deal: z.number().int() }).nullable(),
   startedAt: z.number(),
   result: z.object({
     state: gameState,
@@ -185,7 +195,7 @@ export const gameSummary = z.object({
   }),
   /** Final standing in the race (once the race is finished), or rank on the day's leaderboard (once the attempt is finished). */
   rank: z.number().int().nullable(),
-  /** The seed, once revealed (race finished, day over). */
+  /** The seed, once revealed (race finished, day over; a series deal's never is). */
   seed: z.string().nullable(),
   /** Whether the requester may download the record now (GET /api/games/:id/record). */
   recordAvailable: z.boolean(),
@@ -215,7 +225,59 @@ export const recordAnswer = z.object({
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** A player's results in one variant, from their finished games (races and daily attempts). */
+/** Results over the finished deals of a series. */
+export const seriesResults = z.object({
+  played: z.number().int(),
+  wins: z.number().int(),
+  /** wins / played, 0-1 (0 before the first deal is finished). */
+  winRate: z.number(),
+  /** Cards home per finished deal (0 before the first). */
+  averageFoundations: z.number(),
+});
+
+/** One finished deal of a series, as its player played it. */
+export const seriesDealResult = z.object({
+  deal: z.number().int(),
+  gameId,
+  state: gameState,
+  foundations: z.number().int(),
+  moves: z.number().int(),
+  elapsedMs: z.number().int(),
+});
+
+/** Where the requesting player stands in a series. */
+export const seriesProgress = z.object({
+  /** The deal to play now (being played or yet to be dealt), 1-100; null once all are finished. */
+  next: z.number().int().nullable(),
+  /** The game of `next` when it is dealt and being played (resume it), else null. */
+  playing: gameId.nullable(),
+  results: seriesResults,
+  /** Finished deals in order. */
+  deals: z.array(seriesDealResult),
+});
+
+/** A series: 100 deals in order from its secret seed, the same for everyone who plays it; unranked. */
+export const seriesView = z.object({
+  code: z.string(),
+  variant: variantId,
+  deals: z.number().int(),
+  creator: playerView,
+  createdAt: z.number(),
+  /** What the rule sheets call a good win rate in this variant, 0-1, with their words; null where they say nothing. */
+  benchmark: z.object({ low: z.number(), high: z.number(), text: z.string() }).nullable(),
+  /** The requester's progress (null without a token or before their first deal). */
+  me: seriesProgress.nullable(),
+  /** Everyone who has been dealt a deal of the series, with their results: most wins first, then most cards home over their finished deals; at most 100. */
+  players: z.array(seriesResults.extend({ player: playerView, next: z.number().int().nullable() })),
+  /** How many players have been dealt a deal of the series. */
+  playerCount: z.number().int(),
+});
+
+export const seriesAnswer = z.object({ series: seriesView });
+/** `POST /api/series/:code/deals/:deal`: the deal as the websocket's `game` message (play it with `action` by gameId). */
+export const seriesDealAnswer = z.object({ series: seriesView, game: gameSnapshot });
+
+/** A player's results in one variant, from their finished games (race seats, daily attempts and series deals). */
 export const variantStats = z.object({
   variant: variantId,
   games: z.number().int(),
@@ -229,8 +291,15 @@ export const variantStats = z.object({
   currentStreak: z.number().int(),
   bestStreak: z.number().int(),
 });
+/** A series a player has been dealt in, with their results in it. */
+export const playerSeries = seriesResults.extend({ code: z.string(), variant: variantId, next: z.number().int().nullable() });
 /** `GET /api/players/:id/stats`: anyone's record (results are public; moves stay as hidden as their records). */
-export const playerStats = z.object({ player: playerView, variants: z.array(variantStats) });
+export const playerStats = z.object({
+  player: playerView,
+  variants: z.array(variantStats),
+  /** Their series, the last one played first. */
+  series: z.array(playerSeries),
+});
 export const playerStatsAnswer = z.object({ stats: playerStats });
 
 /** One racer's game in a race replay: every layout dealt and every action with the moment it was stored. */
@@ -271,3 +340,54 @@ export type VariantStats = z.infer<typeof variantStats>;
 export type PlayerStats = z.infer<typeof playerStats>;
 export type PlayerStatsAnswer = z.infer<typeof playerStatsAnswer>;
 export type RaceReplayAnswer = z.infer<typeof raceReplayAnswer>;
+export type SeriesResults = z.infer<typeof seriesResults>;
+export type SeriesDealResult = z.infer<typeof seriesDealResult>;
+export type SeriesProgress = z.infer<typeof seriesProgress>;
+export type SeriesView = z.infer<typeof seriesView>;
+export type SeriesAnswer = z.infer<typeof seriesAnswer>;
+export type SeriesDealAnswer = z.infer<typeof seriesDealAnswer>;
+export type PlayerSeries = z.infer<typeof playerSeries>;
+
+/** A line of play the analysis found: its actions in record notation and the layouts its redeals deal (makeLayout strings). */
+export const analysisLine = z.object({ actions: z.array(z.string()), redeals: z.array(z.array(z.string())) });
+/** The game at its start and after each action: cards home and the most still reachable in the current deal (`exact` false: at least that). */
+export const analysisPoint = z.object({ deal: z.number().int(), home: z.number().int(), dealMax: z.number().int(), exact: z.boolean() });
+/** What the solver found on one game (solver/): counts are "at least" where `exact` is false. */
+export const gameAnalysis = z.object({
+  /** The first layout alone: the same for everyone who played this deal. */
+  firstDeal: z.object({ max: z.number().int(), clearable: z.boolean().nullable(), exact: z.boolean() }),
+  /** Par on this game's own redeals (solver/par.ts); null when a search was cut short. */
+  par: z.object({ count: z.number().int().nullable(), won: z.boolean().nullable(), line: analysisLine.nullable() }),
+  /** The best with every redeal layout known in advance. */
+  clairvoyant: z.object({ best: z.number().int(), won: z.boolean(), exact: z.boolean(), line: analysisLine }),
+  points: z.array(analysisPoint),
+  nodes: z.number().int(),
+  ms: z.number(),
+});
+/**
+ * `GET /api/games/:id/analysis`, once the game's seed is public: solved in the background when
+ * the race finishes or the day closes; `pending` until then, `unavailable` when the solve failed
+ * or ran out of time (the game itself is unaffected).
+ */
+export const analysisAnswer = z.object({
+  gameId,
+  status: z.enum(ANALYSIS_STATES),
+  /** Why it is unavailable; null otherwise. */
+  reason: z.string().nullable(),
+  analysis: gameAnalysis.nullable(),
+});
+/** `GET /api/daily/:day/analysis`, once the day is over: the first deal (the same layout for everyone) and how many attempts reached their own par. */
+export const dailyAnalysisAnswer = z.object({
+  day: z.string(),
+  /** The first layout's maximum; null until one attempt is analysed. */
+  firstDeal: z.object({ max: z.number().int(), exact: z.boolean() }).nullable(),
+  /** Ended attempts, those analysed with a known par, and those among them that reached it. */
+  attempts: z.number().int(),
+  analysed: z.number().int(),
+  reachedPar: z.number().int(),
+});
+export type DailyAnalysisAnswer = z.infer<typeof dailyAnalysisAnswer>;
+export type AnalysisLine = z.infer<typeof analysisLine>;
+export type AnalysisPoint = z.infer<typeof analysisPoint>;
+export type GameAnalysis = z.infer<typeof gameAnalysis>;
+export type AnalysisAnswer = z.infer<typeof analysisAnswer>;

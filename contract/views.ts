@@ -9,6 +9,12 @@ export const raceCode = z
   .regex(RACE_CODE_PATTERN, 'a race code is 6 letters or digits')
   .transform((code) => code.toUpperCase());
 
+/** A series code, written and read like a race code. */
+export const seriesCode = z
+  .string()
+  .regex(RACE_CODE_PATTERN, 'a series code is 6 letters or digits')
+  .transform((code) => code.toUpperCase());
+
 export const variantId = z.enum(VARIANT_IDS);
 export const gameId = z.number().int().positive();
 export const gameState = z.enum(GAME_STATES);

@@ -14,9 +14,14 @@ export type EndState = Exclude<GameState, 'playing'>;
 export const PROGRESS_STATUSES = [...GAME_STATES, 'disconnected'] as const;
 export type ProgressStatus = (typeof PROGRESS_STATUSES)[number];
 
-/** Why a game is stored: a race seat or the daily deal (practice is played in the browser alone). */
-export const GAME_KINDS = ['race', 'daily'] as const;
+/** Why a game is stored: a race seat, the daily deal or a deal of a series (practice is played in the browser alone). */
+export const GAME_KINDS = ['race', 'daily', 'series'] as const;
 export type GameKind = (typeof GAME_KINDS)[number];
+/** Where a game's analysis stands: queued or solving, stored, or given up on (a failed or too slow solve). */
+export const ANALYSIS_STATES = ['pending', 'done', 'unavailable'] as const;
+export type AnalysisState = (typeof ANALYSIS_STATES)[number];
+/** The states a stored analysis row can hold (a pending one has no row yet). */
+export const STORED_ANALYSIS_STATES = ['done', 'unavailable'] as const;
 
 export const RACE_STATES = ['lobby', 'countdown', 'running', 'finished', 'closed'] as const;
 export type RaceState = (typeof RACE_STATES)[number];
@@ -34,7 +39,10 @@ export const PRESENCE_STATES = ['online', 'reconnecting', 'gone'] as const;
 export const RACE_EVENT_KINDS = ['left', 'kicked', 'unseated', 'creator-changed', 'cancelled', 'closed', 'abandoned', 'rematch'] as const;
 export type RaceEventKind = (typeof RACE_EVENT_KINDS)[number];
 
-/** A share code: 6 characters from an alphabet without look-alikes (0/O, 1/I/L). */
+/** Deals in a series, played in order: the rule sheets' count for a win percentage. */
+export const SERIES_DEALS = 100;
+
+/** A share code (races and series): 6 characters from an alphabet without look-alikes (0/O, 1/I/L). */
 export const RACE_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const RACE_CODE_LENGTH = 6;
 /** What is read as a race code (case-insensitive, any letter or digit: a typo is an unknown race, not a malformed one). */

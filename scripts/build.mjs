@@ -1,7 +1,7 @@
 // The one build: `node scripts/build.mjs [cli] [server] [client]` (all three when none is named).
 //  - cli: the `lucie` command bundled into dist/lucie.mjs, so `npx lucie` starts fast (`prepare`
 //    runs this part on `npm ci`, before the rest of the sources are there in the Docker build);
-//  - server: each TypeScript file of server/, shared/ and contract/ compiled to plain JavaScript
+//  - server: each TypeScript file of server/, shared/, contract/ and solver/ compiled to plain JavaScript
 //    (and any .mjs among them copied) at the same relative path in dist/app (paths built from import.meta.url, such as the
 //    migrations and the client, still resolve), beside migrations/ and package.json: the tree
 //    `npm start` and the Docker image run as `node server/main.js`;
@@ -50,7 +50,7 @@ if (builds('cli')) {
 }
 
 if (builds('server')) {
-  const sources = ['server', 'shared', 'contract'].filter((dir) => existsSync(join(root, dir)));
+  const sources = ['server', 'shared', 'contract', 'solver'].filter((dir) => existsSync(join(root, dir)));
   for (const dir of sources) rmSync(join(app, dir), { recursive: true, force: true });
   const typescript = sources.flatMap((dir) => filesIn(dir, /(?<!\.d)\.ts$/));
   await build({ ...common, entryPoints: typescript, outbase: root, outdir: app, bundle: false });

@@ -9,6 +9,8 @@ import { fastifyErrorAnswer, refusalAnswer, RouteTable, validatorCompiler } from
 import { Hub } from './hub.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './lifecycle.js';
 import type { PruningRules } from './pruning.js';
+import { DEFAULT_ANALYSIS_RULES, type AnalysisRules } from './analyses.js';
+import analysesPlugin from './plugins/analyses.js';
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
@@ -21,6 +23,7 @@ import racesPlugin from './plugins/races.js';
 import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limits.js';
 import replaysPlugin from './plugins/replays.js';
 import securityPlugin from './plugins/security.js';
+import seriesPlugin from './plugins/series.js';
 import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
 import { PROGRESS_INTERVAL_MS } from './races.js';
 
@@ -60,6 +63,8 @@ export interface AppOptions {
   dailySecret?: string;
   /** When unused identities are deleted (pruning.ts); DEFAULT_PRUNING_RULES by default. */
   pruning?: Partial<PruningRules>;
+  /** The background solver's limits and worker (analyses.ts); DEFAULT_ANALYSIS_RULES by default. */
+  analysis?: Partial<AnalysisRules>;
 }
 
 export const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../dist/client', import.meta.url));
@@ -113,7 +118,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.lifecycle,
   });
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
+  // Series and analyses still query SQLite directly: on PostgreSQL they are not served yet.
+  const onSqlite = app.storage.kind === 'sqlite';
+  if (onSqlite) await app.register(seriesPlugin);
   await app.register(replaysPlugin);
+  if (onSqlite) await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);
   await app.register(pruningPlugin, options.pruning ?? {});

@@ -43,6 +43,7 @@ export interface NewGame {
   readonly playerId: number;
   readonly raceId?: number;
   readonly day?: string;
+  readonly series?: { readonly id: number; readonly deal: number };
   readonly variant: VariantId;
   readonly seed: string;
   readonly startedAt: number;
@@ -112,6 +113,8 @@ export class GameService {
         playerId: spec.playerId,
         raceId: spec.raceId ?? null,
         day: spec.day ?? null,
+        seriesId: spec.series?.id ?? null,
+        seriesDeal: spec.series?.deal ?? null,
         variant: spec.variant,
         seed: spec.seed,
         startedAt: spec.startedAt,
@@ -513,13 +516,14 @@ export class GameService {
 }
 
 /**
- * The seed a game's redeals come from. A daily attempt redeals from its own stream (the day's
- * seed and its game id): another identity copying its moves gets other layouts, so nobody can
- * preview, or choose among, the redeals of the day. Race seats share the race seed on purpose:
- * fair redeals, the same cards give every racer the same layout.
+ * The seed a game's redeals come from. A daily attempt, or a series deal, redeals from its own
+ * stream (the deal's seed and its game id): another identity copying its moves gets other
+ * layouts, so nobody can preview, or choose among, the redeals of the day or of a friend's deal.
+ * Race seats share the race seed on purpose: fair redeals, the same cards give every racer the
+ * same layout.
  */
 export const redealSeedOf = (game: Pick<LiveGame, 'kind' | 'id' | 'seed'>): string =>
-  game.kind === 'daily' ? attemptSeed(game.seed, game.id) : game.seed;
+  game.kind === 'race' ? game.seed : attemptSeed(game.seed, game.id);
 
 /** A stored layout (deals[k] of a game), read back; the server wrote it, so a failure is a fault. */
 export function storedLayout(deal: readonly string[], k: number): Layout {

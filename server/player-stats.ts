@@ -6,6 +6,7 @@
 import type { PlayerStats, VariantStats } from '../contract/index.js';
 import type { VariantId } from '../shared/index.js';
 import { Refusal } from './errors.js';
+import type { Pending } from './ports.js';
 import type { PlayerStore } from './stores.js';
 
 /** What the record needs of one finished game. */
@@ -41,7 +42,8 @@ export function variantStats(finished: readonly FinishedGame[]): VariantStats[] 
   });
 }
 
-export async function playerStats(store: PlayerStore, playerId: number): Promise<PlayerStats> {
+/** `seriesOf` gives the series the player took part in (none where series are not served). */
+export async function playerStats(store: PlayerStore, playerId: number, seriesOf: (playerId: number) => Pending<PlayerStats['series']>): Promise<PlayerStats> {
   const player = await store.byId(playerId);
   if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id' });
   const finished = (await store.finishedGames(playerId)).map((row) => ({
@@ -50,5 +52,5 @@ export async function playerStats(store: PlayerStore, playerId: number): Promise
     foundations: row.foundations,
     elapsedMs: (row.finishedAt ?? row.startedAt) - row.startedAt,
   }));
-  return { player, variants: variantStats(finished) };
+  return { player, variants: variantStats(finished), series: await seriesOf(playerId) };
 }

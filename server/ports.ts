@@ -51,6 +51,8 @@ export interface NewGameRow {
   readonly playerId: number;
   readonly raceId: number | null;
   readonly day: string | null;
+  readonly seriesId: number | null;
+  readonly seriesDeal: number | null;
   readonly variant: VariantId;
   readonly seed: string;
   readonly startedAt: number;

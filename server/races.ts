@@ -2,12 +2,10 @@
  * Races: lobby, start, countdown, the simultaneous deal, live progress and standings. Games
  * themselves change only through GameService; this module listens to it.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { VARIANTS } from '../shared/index.js';
 import {
-  RACE_CODE_ALPHABET,
-  RACE_CODE_LENGTH,
   type PlayerView,
   type ProgressView,
   type RaceEvent,
@@ -23,6 +21,7 @@ import type { GameService, LiveGame } from './games.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { presenceOf } from './presence.js';
+import { randomShareCode } from './share-code.js';
 import { rankStandings, type Finisher } from './standings.js';
 import type { GameRow, PlayerStore, RacerRow, RaceRow, RaceStore } from './stores.js';
 
@@ -412,8 +411,7 @@ export class RaceService {
 
   private async freshCode(): Promise<string> {
     for (;;) {
-      let code = '';
-      for (let i = 0; i < RACE_CODE_LENGTH; i++) code += RACE_CODE_ALPHABET[randomInt(RACE_CODE_ALPHABET.length)];
+      const code = randomShareCode();
       if (!(await this.find(code))) return code;
     }
   }

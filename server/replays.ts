@@ -2,8 +2,9 @@
  * Finished games told again: a game's summary (anyone), its `lucie-record/1` record, and a
  * player's history. A game's moves become public once its contest is over — a race when it is
  * finished, a daily attempt when its day is over — so nobody copies the leader while it still
- * counts. Until then only its own player gets its record, also while playing. The seed is in a
- * record (and a summary) only once it is revealed.
+ * counts; a series deal's stay with its player, since the series can always be played. Until
+ * then only its own player gets its record, also while playing. The seed is in a record (and a
+ * summary) only once it is revealed.
  */
 import { makeRecord, type RecordJson } from '../shared/index.js';
 import type { GameSummary, HistoryView, Page, PlayerView } from '../contract/index.js';
@@ -51,6 +52,16 @@ export class ReplayService {
     return this.recordOf(row, (await this.gameService.get(id))!, revealed);
   }
 
+  /**
+   * Why game `id`'s seed is not public yet (it is being played, or its race or day is still on),
+   * or null once it is; an unknown game is refused.
+   */
+  async whyHidden(id: number): Promise<string | null> {
+    const row = await this.row(id);
+    if (row.game.status === 'playing') return `game ${id} is still being played`;
+    return this.revealed(row) ? null : this.hiddenBecause(row);
+  }
+
   private recordOf(row: SummaryRow, live: LiveGame, revealed: boolean): { record: RecordJson; filename: string } {
     const { game } = row;
     const id = game.id;
@@ -65,12 +76,14 @@ export class ReplayService {
         kind: game.kind,
         ...(row.raceCode !== null && { raceCode: row.raceCode }),
         ...(game.day !== null && { day: game.day }),
+        ...(row.seriesCode !== null && { seriesCode: row.seriesCode, seriesDeal: game.seriesDeal }),
         state: live.state,
         startedAt: iso(live.startedAt),
         ...(live.finishedAt !== null && { finishedAt: iso(live.finishedAt) }),
       },
     });
-    return { record, filename: `lucie-${game.kind}-${row.raceCode ?? game.day ?? 'game'}-${id}.json` };
+    const where = row.raceCode ?? game.day ?? (row.seriesCode === null ? 'game' : `${row.seriesCode}-${game.seriesDeal}`);
+    return { record, filename: `lucie-${game.kind}-${where}-${id}.json` };
   }
 
   /** The stored row of a game, first ending it if its deadline has passed unseen. */
@@ -91,13 +104,20 @@ export class ReplayService {
         return row.raceState === 'finished';
       case 'daily':
         return this.daily.isOver(row.game.day!);
+      case 'series':
+        return false;
     }
   }
 
   private hiddenBecause(row: SummaryRow): string {
-    return row.game.kind === 'daily'
-      ? `the moves of the daily deal of ${row.game.day} stay hidden until the day is over (00:00 UTC), so nobody can copy them`
-      : `the moves of race ${row.raceCode} stay hidden until the race is finished`;
+    switch (row.game.kind) {
+      case 'race':
+        return `the moves of race ${row.raceCode} stay hidden until the race is finished`;
+      case 'daily':
+        return `the moves of the daily deal of ${row.game.day} stay hidden until the day is over (00:00 UTC), so nobody can copy them`;
+      case 'series':
+        return `the moves of a deal of series ${row.seriesCode} stay with its player: anyone can still play that deal, so nobody may copy them`;
+    }
   }
 
   private async summaryOf(row: SummaryRow, viewer: PlayerView | null): Promise<GameSummary> {
@@ -110,6 +130,7 @@ export class ReplayService {
       player: { id: game.playerId, name: row.name },
       raceCode: row.raceCode,
       day: game.day,
+      series: row.seriesCode === null ? null : { code: row.seriesCode, deal: game.seriesDeal! },
       startedAt: game.startedAt,
       result: {
         state: game.status,

@@ -28,7 +28,7 @@ export interface PlayerStore {
   byId(id: number): Pending<PlayerView | undefined>;
   /** The player's ended games, oldest end first. */
   finishedGames(playerId: number): Pending<FinishedGameRow[]>;
-  /** Deletes players created before `createdBefore` who never played, raced or created a race; how many. */
+  /** Deletes players created before `createdBefore` who never played, raced or created a race or series; how many. */
   pruneUnused(createdBefore: number): Pending<number>;
 }
 
@@ -80,6 +80,7 @@ export interface SummaryRow {
   readonly raceCode: string | null;
   readonly raceState: RaceRow['state'] | null;
   readonly raceRank: number | null;
+  readonly seriesCode: string | null;
 }
 
 /** Every game of a race with its move log, for the race replay. */

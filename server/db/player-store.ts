@@ -2,7 +2,7 @@ import { and, asc, eq, lt, ne, notExists } from 'drizzle-orm';
 import type { PlayerView } from '../../contract/index.js';
 import type { FinishedGameRow, PlayerStore } from '../stores.js';
 import type { Db } from './index.js';
-import { games, players, raceEntries, races } from './schema.js';
+import { games, players, raceEntries, races, series } from './schema.js';
 
 /** Players on SQLite, answering in the same turn. */
 export class SqlitePlayerStore implements PlayerStore {
@@ -39,6 +39,7 @@ export class SqlitePlayerStore implements PlayerStore {
       notExists(db.select({ one: games.id }).from(games).where(eq(games.playerId, players.id))),
       notExists(db.select({ one: raceEntries.raceId }).from(raceEntries).where(eq(raceEntries.playerId, players.id))),
       notExists(db.select({ one: races.id }).from(races).where(eq(races.creatorId, players.id))),
+      notExists(db.select({ one: series.id }).from(series).where(eq(series.creatorId, players.id))),
     );
     return db.delete(players).where(unused).run().changes;
   }

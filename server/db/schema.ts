@@ -3,7 +3,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { VARIANT_IDS } from '../../shared/index.js';
-import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS } from '../../contract/vocabulary.js';
+import type { GameAnalysis } from '../../contract/http.js';
+import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../contract/vocabulary.js';
 
 export const players = sqliteTable('players', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -60,6 +61,19 @@ export const raceEntries = sqliteTable(
   (table) => [primaryKey({ columns: [table.raceId, table.playerId] }), uniqueIndex('race_entries_seat').on(table.raceId, table.seat)],
 );
 
+/** A series: 100 deals in order, deal k dealt from a seed derived from its own (series.ts), for anyone who opens its link. */
+export const series = sqliteTable('series', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  code: text('code').notNull().unique(),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  /** Secret, always: the deals' seeds come from it. */
+  seed: text('seed').notNull(),
+  creatorId: integer('creator_id')
+    .notNull()
+    .references(() => players.id),
+  createdAt: integer('created_at').notNull(),
+});
+
 /** One player's game. Its move log is game_deals + game_actions; the columns below are its result so far. */
 export const games = sqliteTable(
   'games',
@@ -72,6 +86,9 @@ export const games = sqliteTable(
     raceId: integer('race_id').references(() => races.id),
     /** The UTC day (YYYY-MM-DD) of a daily game; null otherwise. */
     day: text('day'),
+    /** The series of a series game, and which of its deals (1-100) it is; null otherwise. */
+    seriesId: integer('series_id').references(() => series.id),
+    seriesDeal: integer('series_deal'),
     variant: text('variant', { enum: VARIANT_IDS }).notNull(),
     /** Server-side only: redeals are dealt from it. */
     seed: text('seed').notNull(),
@@ -90,6 +107,8 @@ export const games = sqliteTable(
     uniqueIndex('games_race_player').on(table.raceId, table.playerId),
     // One daily game per player and day (day is null, hence never equal, for other kinds).
     uniqueIndex('games_player_day').on(table.playerId, table.day),
+    // One game per player and deal of a series, in deal order: a player's progress, and everyone's results in a series.
+    uniqueIndex('games_series_player_deal').on(table.seriesId, table.playerId, table.seriesDeal),
     index('games_playing').on(table.status).where(sql`${table.status} = 'playing'`),
     // A day's leaderboard in rank order (unfinished attempts, rank_key null, sort first); rowid breaks ties.
     index('games_daily_board').on(table.day, table.rankKey).where(sql`${table.day} is not null`),
@@ -150,3 +169,19 @@ export const gameActions = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.gameId, table.index] })],
 );
+
+/**
+ * A game's analysis (server/analyses.ts), written by the background solver once the game's seed
+ * is public; a game without a row is still pending.
+ */
+export const gameAnalyses = sqliteTable('game_analyses', {
+  gameId: integer('game_id')
+    .primaryKey()
+    .references(() => games.id),
+  status: text('status', { enum: STORED_ANALYSIS_STATES }).notNull(),
+  /** The solver's findings (contract GameAnalysis) when done. */
+  analysis: text('analysis', { mode: 'json' }).$type<GameAnalysis>(),
+  /** Why it is unavailable. */
+  reason: text('reason'),
+  createdAt: integer('created_at').notNull(),
+});

@@ -15,6 +15,8 @@ export interface RateLimits {
   createPlayer: RateLimit;
   createRace: RateLimit;
   dailyStart: RateLimit;
+  createSeries: RateLimit;
+  seriesDeal: RateLimit;
   /** Websockets open at once; the frames of each have their own budget (ws.ts). */
   socketsPerAddress: number;
 }
@@ -24,6 +26,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   createPlayer: { max: 20, windowMs: 60_000 },
   createRace: { max: 30, windowMs: 60_000 },
   dailyStart: { max: 30, windowMs: 60_000 },
+  createSeries: { max: 30, windowMs: 60_000 },
+  seriesDeal: { max: 60, windowMs: 60_000 },
   socketsPerAddress: 32,
 };
 
@@ -31,13 +35,15 @@ const LIMITED_ROUTES = {
   'POST /api/players': 'createPlayer',
   'POST /api/races': 'createRace',
   'POST /api/daily/start': 'dailyStart',
+  'POST /api/series': 'createSeries',
+  'POST /api/series/:code/deals/:deal': 'seriesDeal',
 } as const satisfies Record<string, keyof RateLimits>;
 
 const SOCKET_ROUTE = 'GET /ws';
 const counted = Symbol('lucie.countedSocket');
 
 /**
- * Rate limits on the routes that create something (identities, races, daily games) and a cap on
+ * Rate limits on the routes that create something (identities, races, daily games, series and their deals) and a cap on
  * open websockets per address. Registered before the routes it limits: it hooks them as they
  * are declared, so the route plugins stay unaware of it.
  */

@@ -4,6 +4,7 @@ import { gameIdParams, gameSummaryAnswer, historyAnswer, historyQuery, playerIdP
 import { ERROR_ANSWERS } from '../http.js';
 import { playerStats } from '../player-stats.js';
 import { ReplayService } from '../replays.js';
+import { seriesOfPlayer } from '../series.js';
 import { currentPlayer } from './players.js';
 
 declare module 'fastify' {
@@ -30,7 +31,7 @@ export default fp(
     });
 
     api.get('/api/players/:id/stats', { schema: { params: playerIdParams, response: { 200: playerStatsAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
-      stats: await playerStats(app.storage.players, request.params.id),
+      stats: await playerStats(app.storage.players, request.params.id, (playerId) => (app.storage.kind === 'sqlite' ? seriesOfPlayer(app.db, playerId) : [])),
     }));
 
     api.get('/api/me/games', { schema: { querystring: historyQuery, response: { 200: historyAnswer, ...ERROR_ANSWERS } } }, async (request) => ({

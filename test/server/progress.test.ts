@@ -144,15 +144,15 @@ describe('race progress', () => {
       [ana.id, 2, 'playing'],
       [ana.id, 3, 'playing'],
     ]);
-    // Only the two games' hard caps (a race without a time limit still ends) and the hourly pruning of unused identities.
-    expect(clock.pending).toBe(3);
+    // Only the two games' hard caps (a race without a time limit still ends), the hourly pruning of unused identities and the analyses' end of day.
+    expect(clock.pending).toBe(4);
   });
 
   it('sends the progress still waiting when the server closes, and leaves no timer running', async () => {
     const { clock, ana, a, spectator, mirrorA } = await runningRace();
     for (let i = 0; i < 3; i++) await play(a, mirrorA, mirrorA.choose()!);
-    // The progress window, the two games' hard caps and the hourly pruning of unused identities.
-    expect(clock.pending).toBe(4);
+    // The progress window, the two games' hard caps, the hourly pruning of unused identities and the analyses' end of day.
+    expect(clock.pending).toBe(5);
     await server!.app.close();
     server = undefined;
     expect(clock.pending).toBe(0);

@@ -2,7 +2,7 @@ import { and, asc, eq, lt, ne, notExists } from 'drizzle-orm';
 import type { PlayerView } from '../../../contract/index.js';
 import type { FinishedGameRow, PlayerStore } from '../../stores.js';
 import type { PgDb } from './index.js';
-import { games, players, raceEntries, races } from './schema.js';
+import { games, players, raceEntries, races, series } from './schema.js';
 
 /** Players on PostgreSQL: one statement per call. */
 export class PgPlayerStore implements PlayerStore {
@@ -38,6 +38,7 @@ export class PgPlayerStore implements PlayerStore {
       notExists(db.select({ one: games.id }).from(games).where(eq(games.playerId, players.id))),
       notExists(db.select({ one: raceEntries.raceId }).from(raceEntries).where(eq(raceEntries.playerId, players.id))),
       notExists(db.select({ one: races.id }).from(races).where(eq(races.creatorId, players.id))),
+      notExists(db.select({ one: series.id }).from(series).where(eq(series.creatorId, players.id))),
     );
     return (await db.delete(players).where(unused)).rowCount ?? 0;
   }

@@ -1,14 +1,15 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { RaceLogs, ReplayStore, SummaryRow } from '../../stores.js';
 import type { PgDb } from './index.js';
-import { gameActions, gameDeals, games, players, raceEntries, races } from './schema.js';
+import { gameActions, gameDeals, games, players, raceEntries, races, series } from './schema.js';
 
 const summaryRows = (db: PgDb) =>
   db
-    .select({ game: games, name: players.name, raceCode: races.code, raceState: races.state, raceRank: raceEntries.rank })
+    .select({ game: games, name: players.name, raceCode: races.code, raceState: races.state, raceRank: raceEntries.rank, seriesCode: series.code })
     .from(games)
     .innerJoin(players, eq(players.id, games.playerId))
     .leftJoin(races, eq(races.id, games.raceId))
+    .leftJoin(series, eq(series.id, games.seriesId))
     .leftJoin(raceEntries, and(eq(raceEntries.raceId, games.raceId), eq(raceEntries.playerId, games.playerId)));
 
 /** Game summaries and race logs on PostgreSQL. */

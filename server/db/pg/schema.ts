@@ -5,7 +5,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { VARIANT_IDS } from '../../../shared/index.js';
-import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS } from '../../../contract/vocabulary.js';
+import type { GameAnalysis } from '../../../contract/http.js';
+import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../../contract/vocabulary.js';
 
 const millis = (name: string) => bigint(name, { mode: 'number' });
 
@@ -58,6 +59,19 @@ export const raceEntries = pgTable(
   (table) => [primaryKey({ columns: [table.raceId, table.playerId] }), uniqueIndex('race_entries_seat').on(table.raceId, table.seat)],
 );
 
+/** A series: 100 deals in order, deal k dealt from a seed derived from its own (series.ts), for anyone who opens its link. */
+export const series = pgTable('series', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  code: text('code').notNull().unique(),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  /** Secret, always: the deals' seeds come from it. */
+  seed: text('seed').notNull(),
+  creatorId: integer('creator_id')
+    .notNull()
+    .references(() => players.id),
+  createdAt: millis('created_at').notNull(),
+});
+
 /** One player's game. Its move log is game_deals + game_actions; the columns below are its result so far. */
 export const games = pgTable(
   'games',
@@ -70,6 +84,9 @@ export const games = pgTable(
     raceId: integer('race_id').references(() => races.id),
     /** The UTC day (YYYY-MM-DD) of a daily game; null otherwise. */
     day: text('day'),
+    /** The series of a series game, and which of its deals (1-100) it is; null otherwise. */
+    seriesId: integer('series_id').references(() => series.id),
+    seriesDeal: integer('series_deal'),
     variant: text('variant', { enum: VARIANT_IDS }).notNull(),
     /** Server-side only: redeals are dealt from it. */
     seed: text('seed').notNull(),
@@ -88,6 +105,8 @@ export const games = pgTable(
     uniqueIndex('games_race_player').on(table.raceId, table.playerId),
     // One daily game per player and day (nulls are distinct, as in SQLite: other kinds never collide).
     uniqueIndex('games_player_day').on(table.playerId, table.day),
+    // One game per player and deal of a series, in deal order: a player's progress, and everyone's results in a series.
+    uniqueIndex('games_series_player_deal').on(table.seriesId, table.playerId, table.seriesDeal),
     index('games_playing').on(table.status).where(sql`${table.status} = 'playing'`),
     // A day's leaderboard in rank order; PostgreSQL has no rowid, so the id is the tie-break column.
     // Ascending with nulls last, PostgreSQL's order for `order by rank_key` (SQLite sorts nulls
@@ -147,3 +166,14 @@ export const gameActions = pgTable(
   },
   (table) => [primaryKey({ columns: [table.gameId, table.index] })],
 );
+
+/** A game's analysis, written by the background solver once the game's seed is public; no row: pending. */
+export const gameAnalyses = pgTable('game_analyses', {
+  gameId: integer('game_id')
+    .primaryKey()
+    .references(() => games.id),
+  status: text('status', { enum: STORED_ANALYSIS_STATES }).notNull(),
+  analysis: jsonb('analysis').$type<GameAnalysis>(),
+  reason: text('reason'),
+  createdAt: millis('created_at').notNull(),
+});

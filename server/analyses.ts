@@ -1,0 +1,269 @@
+/**
+ * Game analyses: what the solver (solver/) finds on a game once its seed is public — the first
+ * deal's maximum, par and the clairvoyant best on the game's own redeals, and the curve of the
+ * deal solver's maximum after each move. Solving runs in one worker thread, one game at a time,
+ * from a bounded queue; results are stored (game_analyses) and served from there. A job starts
+ * when a race finishes, when a day closes, after a restart for what is still missing, and when
+ * someone asks for a public game that has none. A solve that fails or overruns is stored as
+ * unavailable; nothing else waits on it.
+ */
+import { Worker } from 'node:worker_threads';
+import { and, desc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { makeRecord } from '../shared/index.js';
+import { DEFAULT_NODES } from '../solver/budget.js';
+import type { AnalysisAnswer, DailyAnalysisAnswer } from '../contract/index.js';
+import type { AnalysisJob, AnalysisReply } from './analysis-worker.js';
+import type { Clock } from './clock.js';
+import type { DailyService } from './daily.js';
+import { dayOf, dayStart, DAY_MS } from '../contract/day.js';
+import type { Db } from './db/index.js';
+import { gameAnalyses, games, races } from './db/schema.js';
+import { Refusal } from './errors.js';
+import { redealSeedOf, storedLayout, type GameService, type LiveGame } from './games.js';
+import { after } from './ports.js';
+import type { ReplayService } from './replays.js';
+
+export interface AnalysisRules {
+  /** Search nodes for each of the deal, par and clairvoyant solves (solver/budget.ts). */
+  nodes: number;
+  /** Milliseconds for each of those solves, on the worker's clock. */
+  solveMs: number;
+  /** A job the worker has not answered by then is given up: the worker is stopped and started afresh. */
+  jobTimeoutMs: number;
+  /** Games waiting at most; one asked for beyond that waits for the next time it is asked for. */
+  queueLimit: number;
+  /** The worker's script; tests give one that fails or never answers. */
+  worker: URL;
+}
+
+const SOURCES = import.meta.url.endsWith('.ts');
+export const DEFAULT_ANALYSIS_RULES: AnalysisRules = {
+  nodes: DEFAULT_NODES,
+  solveMs: 5000,
+  // Three solves at their limit plus the curve's positions (each bounded by nodes).
+  jobTimeoutMs: 60_000,
+  queueLimit: 1000,
+  worker: new URL(SOURCES ? './analysis-worker.ts' : './analysis-worker.js', import.meta.url),
+};
+
+/**
+ * A worker on `script`. The built server runs JavaScript; from the sources (tests, `tsx`) the
+ * worker thread, which inherits no loader, registers tsx itself before loading the script.
+ */
+function startWorker(script: URL): Worker {
+  if (!script.pathname.endsWith('.ts')) return new Worker(script);
+  const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); })`;
+  return new Worker(boot, { eval: true });
+}
+
+export class AnalysisService {
+  private readonly queue: number[] = [];
+  private readonly queued = new Set<number>();
+  private worker: Worker | null = null;
+  private running: { gameId: number; job: number; cancelTimeout: () => void } | null = null;
+  private jobs = 0;
+  private closed = false;
+  private cancelDayTimer: () => void = () => {};
+
+  constructor(
+    private readonly db: Db,
+    private readonly gameService: GameService,
+    private readonly replays: ReplayService,
+    private readonly daily: DailyService,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly rules: AnalysisRules,
+  ) {
+    gameService.onChange((game) => {
+      // A failed look-up (the storage, say) must never reach the move path that told us.
+      this.gameChanged(game).catch((error: unknown) => log.warn({ err: error, gameId: game.id }, 'cannot queue an analysis'));
+    });
+  }
+
+  /** After a restart: queue the public games still without an analysis (newest first), and watch for the end of the day. */
+  resume(): void {
+    const today = dayOf(this.clock.now());
+    const rows = this.db
+      .select({ id: games.id })
+      .from(games)
+      .leftJoin(gameAnalyses, eq(gameAnalyses.gameId, games.id))
+      .leftJoin(races, eq(races.id, games.raceId))
+      .where(
+        and(
+          isNull(gameAnalyses.gameId),
+          ne(games.status, 'playing'),
+          or(and(eq(games.kind, 'race'), eq(races.state, 'finished')), and(eq(games.kind, 'daily'), lt(games.day, today))),
+        ),
+      )
+      .orderBy(desc(games.id))
+      .limit(this.rules.queueLimit)
+      .all();
+    for (const { id } of rows) this.enqueue(id);
+    this.armDayClose();
+  }
+
+  /** The stored analysis of game `id`, `pending` while it is being made; refused before the game's seed is public. */
+  async answer(id: number): Promise<AnalysisAnswer> {
+    const hidden = await this.replays.whyHidden(id);
+    if (hidden !== null) throw new Refusal('analysis-hidden', `the analysis of game ${id} shows its later layouts, so it waits: ${hidden}`);
+    const row = this.db.select().from(gameAnalyses).where(eq(gameAnalyses.gameId, id)).get();
+    if (row) return { gameId: id, status: row.status, reason: row.reason, analysis: row.status === 'done' ? row.analysis : null };
+    this.enqueue(id);
+    return { gameId: id, status: 'pending', reason: null, analysis: null };
+  }
+
+  /** A day's first deal and how many of its attempts reached their par, from the stored analyses; refused while the day is on. */
+  async dayAnswer(day: string): Promise<DailyAnalysisAnswer> {
+    const { finished } = await this.daily.view(day, null);
+    if (!this.daily.isOver(day)) throw new Refusal('analysis-hidden', `the analysis of the daily deal of ${day} waits until the day is over (00:00 UTC)`);
+    const par = sql`json_extract(${gameAnalyses.analysis}, '$.par.count')`;
+    const row = this.db
+      .select({
+        analysed: sql<number>`count(${par})`,
+        reachedPar: sql<number>`coalesce(sum(${games.foundations} >= ${par}), 0)`,
+        max: sql<number | null>`max(json_extract(${gameAnalyses.analysis}, '$.firstDeal.max'))`,
+        exact: sql<number | null>`max(json_extract(${gameAnalyses.analysis}, '$.firstDeal.exact'))`,
+      })
+      .from(gameAnalyses)
+      .innerJoin(games, eq(games.id, gameAnalyses.gameId))
+      .where(and(eq(games.day, day), eq(gameAnalyses.status, 'done')))
+      .get()!;
+    return {
+      day,
+      firstDeal: row.max === null ? null : { max: row.max, exact: row.exact === 1 },
+      attempts: finished,
+      analysed: row.analysed,
+      reachedPar: row.reachedPar,
+    };
+  }
+
+  /** Stops the worker (a solve in progress is dropped: its game stays pending and is queued again on the next start). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.cancelDayTimer();
+    this.queue.length = 0;
+    this.queued.clear();
+    this.running?.cancelTimeout();
+    this.running = null;
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.terminate();
+  }
+
+  /** A game that ends with its seed public (the last of a race, an attempt timed out at the end of its day) is queued, with its race. */
+  private async gameChanged(game: LiveGame): Promise<void> {
+    if (game.state === 'playing' || (await this.replays.whyHidden(game.id)) !== null) return;
+    if (game.raceId === null) return this.enqueue(game.id);
+    for (const { id } of this.db.select({ id: games.id }).from(games).where(eq(games.raceId, game.raceId)).all()) this.enqueue(id);
+  }
+
+  /** At 00:00 UTC the day just over is public: its ended attempts are queued. */
+  private armDayClose(): void {
+    if (this.closed) return;
+    const now = this.clock.now();
+    const day = dayOf(now);
+    this.cancelDayTimer = this.clock.setTimer(dayStart(day) + DAY_MS - now, () => {
+      const rows = this.db
+        .select({ id: games.id })
+        .from(games)
+        .leftJoin(gameAnalyses, eq(gameAnalyses.gameId, games.id))
+        .where(and(eq(games.day, day), isNull(gameAnalyses.gameId), ne(games.status, 'playing')))
+        .orderBy(sql`${games.rankKey} is null`, games.rankKey)
+        .limit(this.rules.queueLimit)
+        .all();
+      for (const { id } of rows) this.enqueue(id);
+      this.armDayClose();
+    });
+  }
+
+  private enqueue(gameId: number): void {
+    if (this.closed || this.queued.has(gameId) || this.running?.gameId === gameId) return;
+    if (this.queue.length >= this.rules.queueLimit) {
+      this.log.warn({ gameId }, 'analysis queue full: the game waits until it is asked for again');
+      return;
+    }
+    this.queue.push(gameId);
+    this.queued.add(gameId);
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.closed || this.running || this.queue.length === 0) return;
+    const gameId = this.queue.shift()!;
+    this.queued.delete(gameId);
+    const job = ++this.jobs;
+    // The real clock: a job's time is the machine's, whatever the game clock says.
+    const timer = setTimeout(() => this.timedOut(job), this.rules.jobTimeoutMs);
+    this.running = { gameId, job, cancelTimeout: () => clearTimeout(timer) };
+    try {
+      const loaded = after(this.gameService.get(gameId), (game) => this.send(job, game));
+      if (loaded instanceof Promise) loaded.catch((error: unknown) => this.failed(job, `the game could not be read: ${(error as Error).message}`));
+    } catch (error) {
+      this.failed(job, `the game could not be read: ${(error as Error).message}`);
+    }
+  }
+
+  private send(job: number, game: LiveGame | undefined): void {
+    if (this.running?.job !== job) return;
+    if (!game) return this.failed(job, 'the game is gone');
+    const record = makeRecord({ variant: game.variant, seed: game.seed, deals: game.deals.map(storedLayout), actions: game.actions });
+    const message: AnalysisJob = { job, record, redealSeed: redealSeedOf(game), nodes: this.rules.nodes, ms: this.rules.solveMs };
+    this.workerOf().postMessage(message);
+  }
+
+  private workerOf(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startWorker(this.rules.worker);
+    // Idle between jobs, it must not keep a finished process alive.
+    worker.unref();
+    worker.on('message', (reply: AnalysisReply) => this.replied(reply));
+    worker.on('error', (error) => this.workerLost(worker, `the solver failed: ${error.message}`));
+    worker.on('exit', (code) => this.workerLost(worker, `the solver stopped (exit code ${code})`));
+    this.worker = worker;
+    return worker;
+  }
+
+  private replied(reply: AnalysisReply): void {
+    if (this.running?.job !== reply.job) return;
+    if ('failure' in reply) return this.failed(reply.job, reply.failure);
+    this.finish(reply.job, { status: 'done', analysis: reply.analysis, reason: null });
+  }
+
+  private timedOut(job: number): void {
+    if (this.running?.job !== job) return;
+    const worker = this.worker;
+    this.worker = null;
+    void worker?.terminate();
+    this.failed(job, `the solve took longer than ${this.rules.jobTimeoutMs} ms`);
+  }
+
+  private workerLost(worker: Worker, reason: string): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    if (this.running) this.failed(this.running.job, reason);
+  }
+
+  private failed(job: number, reason: string): void {
+    this.log.warn({ gameId: this.running?.gameId, reason }, 'analysis unavailable');
+    this.finish(job, { status: 'unavailable', analysis: null, reason });
+  }
+
+  private finish(job: number, result: Pick<typeof gameAnalyses.$inferInsert, 'status' | 'analysis' | 'reason'>): void {
+    const running = this.running;
+    if (running?.job !== job) return;
+    running.cancelTimeout();
+    this.running = null;
+    try {
+      this.db
+        .insert(gameAnalyses)
+        .values({ gameId: running.gameId, ...result, createdAt: this.clock.now() })
+        .onConflictDoNothing()
+        .run();
+    } catch (error) {
+      // Not stored: the game stays pending and is queued again when next asked for.
+      this.log.warn({ err: error, gameId: running.gameId }, 'cannot store an analysis');
+    }
+    this.pump();
+  }
+}
