@@ -267,7 +267,7 @@ export const seriesView = z.object({
   benchmark: z.object({ low: z.number(), high: z.number(), text: z.string() }).nullable(),
   /** The requester's progress (null without a token or before their first deal). */
   me: seriesProgress.nullable(),
-  /** Everyone who has been dealt a deal of the series, with their results (best first), at most 100. */
+  /** Everyone who has been dealt a deal of the series, with their results: most wins first, then most cards home over their finished deals; at most 100. */
   players: z.array(seriesResults.extend({ player: playerView, next: z.number().int().nullable() })),
   /** How many players have been dealt a deal of the series. */
   playerCount: z.number().int(),

@@ -14,7 +14,10 @@ import type {
   RaceAnswer,
   PlayerStatsAnswer,
   RaceReplayAnswer,
+  SeriesAnswer,
+  SeriesDealAnswer,
 } from './contract.js';
+import type { VariantId } from './engine.js';
 import type { RecordJson } from './engine.js';
 import { forget, identity, remember } from './identity.svelte.js';
 
@@ -88,6 +91,11 @@ export const getGame = (id: number): Promise<GameSummaryAnswer> => request('GET'
 /** The game's `lucie-record/1` record (another player's daily game only once its day is over). */
 export const getRecord = (id: number): Promise<RecordJson> => request('GET', `/api/games/${id}/record`);
 /** Anyone's record per variant, from their finished games. */
+export const createSeries = (variant: VariantId): Promise<SeriesAnswer> => request('POST', '/api/series', { variant });
+export const getSeries = (code: string): Promise<SeriesAnswer> => request('GET', `/api/series/${encodeURIComponent(code)}`);
+/** Deal `deal` of a series to you: dealt now, or the same game while you are playing it. */
+export const dealSeries = (code: string, deal: number): Promise<SeriesDealAnswer> =>
+  request('POST', `/api/series/${encodeURIComponent(code)}/deals/${deal}`, {});
 export const getPlayerStats = (id: number): Promise<PlayerStatsAnswer> => request('GET', `/api/players/${id}/stats`);
 export const myGames = (offset: number): Promise<HistoryAnswer> => request('GET', `/api/me/games?offset=${offset}`);
 /** What the solver found on a game, once its seed is public (`pending` while it is being solved). */
