@@ -267,7 +267,7 @@ export const seriesView = z.object({
   benchmark: z.object({ low: z.number(), high: z.number(), text: z.string() }).nullable(),
   /** The requester's progress (null without a token or before their first deal). */
   me: seriesProgress.nullable(),
-  /** Everyone who has been dealt a deal of the series, with their results (best first), at most 100. */
+  /** Everyone who has been dealt a deal of the series, with their results: most wins first, then most cards home over their finished deals; at most 100. */
   players: z.array(seriesResults.extend({ player: playerView, next: z.number().int().nullable() })),
   /** How many players have been dealt a deal of the series. */
   playerCount: z.number().int(),
@@ -376,6 +376,17 @@ export const analysisAnswer = z.object({
   reason: z.string().nullable(),
   analysis: gameAnalysis.nullable(),
 });
+/** `GET /api/daily/:day/analysis`, once the day is over: the first deal (the same layout for everyone) and how many attempts reached their own par. */
+export const dailyAnalysisAnswer = z.object({
+  day: z.string(),
+  /** The first layout's maximum; null until one attempt is analysed. */
+  firstDeal: z.object({ max: z.number().int(), exact: z.boolean() }).nullable(),
+  /** Ended attempts, those analysed with a known par, and those among them that reached it. */
+  attempts: z.number().int(),
+  analysed: z.number().int(),
+  reachedPar: z.number().int(),
+});
+export type DailyAnalysisAnswer = z.infer<typeof dailyAnalysisAnswer>;
 export type AnalysisLine = z.infer<typeof analysisLine>;
 export type AnalysisPoint = z.infer<typeof analysisPoint>;
 export type GameAnalysis = z.infer<typeof gameAnalysis>;

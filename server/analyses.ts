@@ -12,9 +12,10 @@ import { and, desc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { makeRecord } from '../shared/index.js';
 import { DEFAULT_NODES } from '../solver/budget.js';
-import type { AnalysisAnswer } from '../contract/index.js';
+import type { AnalysisAnswer, DailyAnalysisAnswer } from '../contract/index.js';
 import type { AnalysisJob, AnalysisReply } from './analysis-worker.js';
 import type { Clock } from './clock.js';
+import type { DailyService } from './daily.js';
 import { dayOf, dayStart, DAY_MS } from '../contract/day.js';
 import type { Db } from './db/index.js';
 import { gameAnalyses, games, races } from './db/schema.js';
@@ -69,6 +70,7 @@ export class AnalysisService {
     private readonly db: Db,
     private readonly gameService: GameService,
     private readonly replays: ReplayService,
+    private readonly daily: DailyService,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly rules: AnalysisRules,
@@ -113,6 +115,31 @@ export class AnalysisService {
     if (row) return { gameId: id, status: row.status, reason: row.reason, analysis: row.status === 'done' ? row.analysis : null };
     this.enqueue(id);
     return { gameId: id, status: 'pending', reason: null, analysis: null };
+  }
+
+  /** A day's first deal and how many of its attempts reached their par, from the stored analyses; refused while the day is on. */
+  dayAnswer(day: string): DailyAnalysisAnswer {
+    const { finished } = this.daily.view(day, null);
+    if (!this.daily.isOver(day)) throw new Refusal('analysis-hidden', `the analysis of the daily deal of ${day} waits until the day is over (00:00 UTC)`);
+    const par = sql`json_extract(${gameAnalyses.analysis}, '$.par.count')`;
+    const row = this.db
+      .select({
+        analysed: sql<number>`count(${par})`,
+        reachedPar: sql<number>`coalesce(sum(${games.foundations} >= ${par}), 0)`,
+        max: sql<number | null>`max(json_extract(${gameAnalyses.analysis}, '$.firstDeal.max'))`,
+        exact: sql<number | null>`max(json_extract(${gameAnalyses.analysis}, '$.firstDeal.exact'))`,
+      })
+      .from(gameAnalyses)
+      .innerJoin(games, eq(games.id, gameAnalyses.gameId))
+      .where(and(eq(games.day, day), eq(gameAnalyses.status, 'done')))
+      .get()!;
+    return {
+      day,
+      firstDeal: row.max === null ? null : { max: row.max, exact: row.exact === 1 },
+      attempts: finished,
+      analysed: row.analysed,
+      reachedPar: row.reachedPar,
+    };
   }
 
   /** Stops the worker (a solve in progress is dropped: its game stays pending and is queued again on the next start). */

@@ -105,7 +105,7 @@ export class SeriesService {
       .innerJoin(players, eq(players.id, games.playerId))
       .where(eq(games.seriesId, row.id))
       .groupBy(games.playerId)
-      .orderBy(desc(tally.wins), asc(tally.played), desc(tally.cards), asc(games.playerId))
+      .orderBy(desc(tally.wins), desc(tally.cards), asc(games.playerId))
       .all();
     return {
       code: row.code,

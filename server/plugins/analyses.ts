@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { analysisAnswer, gameIdParams } from '../../contract/index.js';
+import { analysisAnswer, dailyAnalysisAnswer, dayParams, gameIdParams } from '../../contract/index.js';
 import { AnalysisService, type AnalysisRules } from '../analyses.js';
 import { ERROR_ANSWERS } from '../http.js';
 
@@ -13,7 +13,7 @@ declare module 'fastify' {
 /** Game analyses over HTTP, made in a worker thread (analyses.ts); the worker is stopped before the database closes. */
 export default fp<{ rules: AnalysisRules }>(
   async (app, { rules }) => {
-    const analyses = new AnalysisService(app.db, app.games, app.replays, app.clock, app.log, rules);
+    const analyses = new AnalysisService(app.db, app.games, app.replays, app.daily, app.clock, app.log, rules);
     app.decorate('analyses', analyses);
     app.addHook('onReady', async () => analyses.resume());
     app.addHook('preClose', async () => analyses.close());
@@ -22,6 +22,9 @@ export default fp<{ rules: AnalysisRules }>(
     api.get('/api/games/:id/analysis', { schema: { params: gameIdParams, response: { 200: analysisAnswer, ...ERROR_ANSWERS } } }, async (request) =>
       analyses.answer(request.params.id),
     );
+    api.get('/api/daily/:day/analysis', { schema: { params: dayParams, response: { 200: dailyAnalysisAnswer, ...ERROR_ANSWERS } } }, async (request) =>
+      analyses.dayAnswer(request.params.day),
+    );
   },
-  { name: 'analyses', dependencies: ['db', 'games', 'replays'] },
+  { name: 'analyses', dependencies: ['db', 'games', 'replays', 'daily'] },
 );

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { Refusal } from '../errors.js';
 
 /** Vite names what it builds after its content (`index-BneJyTNs.js`): such a file never changes. */
-const HASHED_ASSET = /-[\w-]{8,}\.\w+$/;
+export const HASHED_ASSET = /-[\w-]{8,}\.\w+$/;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** index.html names the current assets, so browsers must ask again each time (cheap: it has an ETag). */
 const REVALIDATE = 'no-cache';

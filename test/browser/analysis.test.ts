@@ -40,6 +40,7 @@ function lcg(seed: number): () => number {
 describe('the analysis of a finished game', () => {
   let gameId = 0;
   let finalCount = 0;
+  let code = '';
 
   it('is made once the race is finished', async () => {
     const [a, b] = [await call<CreatePlayerAnswer>('POST', '/api/players', undefined, { name: 'Ana' }), await call<CreatePlayerAnswer>('POST', '/api/players', undefined, { name: 'Bob' })];
@@ -57,6 +58,7 @@ describe('the analysis of a finished game', () => {
     ca.close();
     cb.close();
     gameId = gameA.gameId;
+    code = race.code;
     finalCount = mirror.position.foundationCount();
   });
 
@@ -92,5 +94,16 @@ describe('the analysis of a finished game', () => {
     await screenshot(page, 'analysis-clairvoyant-line', true);
     await page.getByRole('button', { name: "Replay par's line" }).click();
     await page.getByRole('region', { name: "Par's line" }).waitFor();
+  });
+
+  it('puts par beside the results in the race standings', async () => {
+    const { page } = ana;
+    const par = (await call<AnalysisAnswer>('GET', `/api/games/${gameId}/analysis`)).analysis!.par.count!;
+    await page.goto(`${server.base}/race/${code}`);
+    await expect.poll(() => page.getByTestId('standings-par').textContent(), { timeout: 30_000 }).toBe(`Par ${par}`);
+    const rows = await page.locator('.standings tbody tr').evaluateAll((found) => found.map((row) => [...row.children].map((cell) => cell.textContent!.trim())));
+    const anaRow = rows.find((cells) => cells[1]!.startsWith('Ana'))!;
+    expect(anaRow[4]).toBe(finalCount === par ? 'par' : finalCount > par ? `+${finalCount - par}` : `−${par - finalCount}`);
+    await screenshot(page, 'analysis-standings', true);
   });
 });

@@ -17,7 +17,12 @@ export const TEST_CLIENT_DIR = join(ROOT, 'dist', 'test-client');
 
 export function buildClient(): void {
   const vite = join(ROOT, 'node_modules', '.bin', 'vite');
-  execFileSync(vite, ['build', '--logLevel', 'warn', '--outDir', TEST_CLIENT_DIR, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(vite, ['build', '--logLevel', 'warn', '--outDir', TEST_CLIENT_DIR, '--emptyOutDir'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    // The build that ships: under Vitest's NODE_ENV=test, Vite would compile Svelte's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 export async function freePort(): Promise<number> {

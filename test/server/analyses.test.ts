@@ -123,6 +123,8 @@ describe('game analyses', () => {
     const played = autoplay(app, ana, gameId);
     expect((await api(app, 'GET', `/api/games/${gameId}`)).body.game.result.state).toBe('won');
     expect((await api(app, 'GET', `/api/games/${gameId}/analysis`, ana)).body).toMatchObject({ statusCode: 403, code: 'analysis-hidden' });
+    expect((await api(app, 'GET', '/api/daily/2026-11-29/analysis', ana)).body).toMatchObject({ statusCode: 403, code: 'analysis-hidden' });
+    expect((await api(app, 'GET', '/api/daily/2026-11-30/analysis')).body).toMatchObject({ statusCode: 404, code: 'day-not-open' });
     clock.advance(11 * HOUR);
     expect((await api(app, 'GET', `/api/games/${gameId}/analysis`, ana)).body).toMatchObject({ statusCode: 403, code: 'analysis-hidden' });
     expect(stored(app)).toEqual([]);
@@ -133,6 +135,14 @@ describe('game analyses', () => {
     expect(answer.analysis!.points).toHaveLength(played.length + 1);
     expect(answer.analysis!.points.at(-1)).toMatchObject({ home: 52, dealMax: 52 });
     expect(answer.analysis!.par.count).toBe(52);
+    // The day's summary: the first deal (clearable with `homeFirst`, so 52) and the one attempt, at par.
+    expect((await api(app, 'GET', '/api/daily/2026-11-29/analysis')).body).toEqual({
+      day: '2026-11-29',
+      firstDeal: { max: 52, exact: true },
+      attempts: 1,
+      analysed: 1,
+      reachedPar: 1,
+    });
   });
 
   it('say "unavailable" when the solver never answers, and the race still works', async () => {

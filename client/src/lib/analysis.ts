@@ -1,4 +1,5 @@
-import type { AnalysisLine, AnalysisPoint } from './contract.js';
+import { errorText, getAnalysis } from './api.js';
+import type { AnalysisAnswer, AnalysisLine, AnalysisPoint } from './contract.js';
 import { parseLayout, type GameRecord, type Layout, type VariantId } from './engine.js';
 
 /** A move where the deal's best still reachable fell: the cards it cost. */
@@ -31,4 +32,32 @@ export function lineRecord(variant: VariantId, first: Layout, line: AnalysisLine
     deals.push(layout.value);
   }
   return { variant, deals, actions: line.actions };
+}
+
+/** A pending analysis is asked for again this often, this many times at most. */
+const RETRY_MS = 2000;
+const RETRIES = 60;
+
+/**
+ * Asks for a game's analysis, and again while it is pending; `onAnswer` hears each answer,
+ * `onFailure` a refused or failed request. Returns a function that stops asking.
+ */
+export function followAnalysis(gameId: number, onAnswer: (answer: AnalysisAnswer) => void, onFailure: (problem: string) => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const ask = async (tries: number): Promise<void> => {
+    try {
+      const answer = await getAnalysis(gameId);
+      if (stopped) return;
+      onAnswer(answer);
+      if (answer.status === 'pending' && tries > 0) timer = setTimeout(() => void ask(tries - 1), RETRY_MS);
+    } catch (failure) {
+      if (!stopped) onFailure(errorText(failure));
+    }
+  };
+  void ask(RETRIES);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }

@@ -1,5 +1,6 @@
 import type {
   AnalysisAnswer,
+  DailyAnalysisAnswer,
   CreatePlayerAnswer,
   ErrorCode,
   CreateRaceBody,
@@ -13,7 +14,10 @@ import type {
   RaceAnswer,
   PlayerStatsAnswer,
   RaceReplayAnswer,
+  SeriesAnswer,
+  SeriesDealAnswer,
 } from './contract.js';
+import type { VariantId } from './engine.js';
 import type { RecordJson } from './engine.js';
 import { forget, identity, remember } from './identity.svelte.js';
 
@@ -87,7 +91,14 @@ export const getGame = (id: number): Promise<GameSummaryAnswer> => request('GET'
 /** The game's `lucie-record/1` record (another player's daily game only once its day is over). */
 export const getRecord = (id: number): Promise<RecordJson> => request('GET', `/api/games/${id}/record`);
 /** Anyone's record per variant, from their finished games. */
+export const createSeries = (variant: VariantId): Promise<SeriesAnswer> => request('POST', '/api/series', { variant });
+export const getSeries = (code: string): Promise<SeriesAnswer> => request('GET', `/api/series/${encodeURIComponent(code)}`);
+/** Deal `deal` of a series to you: dealt now, or the same game while you are playing it. */
+export const dealSeries = (code: string, deal: number): Promise<SeriesDealAnswer> =>
+  request('POST', `/api/series/${encodeURIComponent(code)}/deals/${deal}`, {});
 export const getPlayerStats = (id: number): Promise<PlayerStatsAnswer> => request('GET', `/api/players/${id}/stats`);
 export const myGames = (offset: number): Promise<HistoryAnswer> => request('GET', `/api/me/games?offset=${offset}`);
 /** What the solver found on a game, once its seed is public (`pending` while it is being solved). */
 export const getAnalysis = (id: number): Promise<AnalysisAnswer> => request('GET', `/api/games/${id}/analysis`);
+/** A day's first-deal maximum and how many attempts reached their par, once the day is over. */
+export const getDailyAnalysis = (day: string): Promise<DailyAnalysisAnswer> => request('GET', `/api/daily/${day}/analysis`);

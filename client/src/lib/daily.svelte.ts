@@ -1,9 +1,10 @@
 import { GameSession, type GameMessage } from './game-session.svelte.js';
 
 /**
- * Today's ranked daily attempt over the websocket. The game comes from `POST /api/daily/start`
- * (the same attempt on every call while it is played); the socket carries its moves by gameId
- * like a race's, and a reopened socket resyncs from the last acknowledged action.
+ * A game dealt over HTTP and played over the websocket: today's ranked daily attempt, or a deal of
+ * a series. The game comes from `POST /api/daily/start` or `POST /api/series/:code/deals/:deal`
+ * (the same game on every call while it is played); the socket carries its moves by gameId like
+ * a race's, and a reopened socket resyncs from the last acknowledged action.
  */
 export class DailySession extends GameSession {
   constructor(

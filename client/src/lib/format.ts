@@ -45,6 +45,9 @@ export function duration(ms: number, tenths = false): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
+/** A rate 0-1 as a percentage with one decimal: `6.0 %`. */
+export const percent = (rate: number): string => `${(rate * 100).toFixed(1)} %`;
+
 /** A server message as a sentence: `you have played…` → `You have played…`. */
 export const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 

@@ -1,0 +1,78 @@
+// The client's weight budget (issue #10): whichever page a visitor opens first, the scripts and
+// styles that page needs (the entry, the page's own chunk and every chunk they import, never
+// another page's) weigh at most 60 KB gzipped. Measured on a production build of its own, from
+// Vite's manifest; the sizes depend only on the sources, so the test cannot be flaky.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HASHED_ASSET } from '../../server/plugins/client.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BUDGET = 60_000;
+
+interface Chunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+
+let dir: string;
+let manifest: Record<string, Chunk>;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lucie-bundle-'));
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn', '--manifest', '--outDir', dir, '--emptyOutDir'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    // Vitest sets NODE_ENV=test, which would make Vite compile Svelte's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  manifest = JSON.parse(readFileSync(join(dir, '.vite', 'manifest.json'), 'utf8')) as Record<string, Chunk>;
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every file loading `keys` brings in: their scripts, the scripts they import statically, and all their styles. */
+function filesFor(keys: string[]): Set<string> {
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string): void => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key]!;
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return files;
+}
+
+const gzipped = (files: Set<string>): number => [...files].reduce((sum, file) => sum + gzipSync(readFileSync(join(dir, file)), { level: 9 }).length, 0);
+
+describe('the client bundle', () => {
+  it('loads each page as its own chunk, so the entry carries no page', () => {
+    const [entry] = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry);
+    expect(entry![0]).toBe('index.html');
+    expect(entry![1].dynamicImports).toEqual(
+      expect.arrayContaining(['Practice', 'RaceReplay', 'RacePage', 'SeriesPage', 'DailyPage', 'GamePage', 'PlayerRecord', 'HistoryPage', 'OpenRecord', 'Start'].map((name) => `src/views/${name}.svelte`)),
+    );
+  });
+
+  it('names every chunk after its content, so the server sends each precompressed and cached for good', () => {
+    const files = Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.css ?? [])]);
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.filter((file) => !HASHED_ASSET.test(file))).toEqual([]);
+  });
+
+  it('needs at most 60 KB gzipped for the first load of any page', () => {
+    const pages = manifest['index.html']!.dynamicImports!;
+    const weights = Object.fromEntries(pages.map((page) => [page, gzipped(filesFor(['index.html', page]))]));
+    const tooHeavy = Object.entries(weights).filter(([, bytes]) => bytes > BUDGET);
+    expect(tooHeavy, `gzipped bytes per page: ${JSON.stringify(weights)}`).toEqual([]);
+  });
+});
