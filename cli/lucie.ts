@@ -26,9 +26,10 @@ const USAGE = `usage:
                                                     deals (redeals from attempt A's own stream: a
                                                     daily attempt, A its game id)
   lucie solve FILE... | --seed S [--variant V] [--lines DIR] [--nodes N (per measure)]
-              [--redeals-used N]                    solve records or boards (one fan per line, or
+              [--redeals-used N] [--merci-used]     solve records or boards (one fan per line, or
                                                     the Foundations:/: board form), one JSON line each;
-                                                    a board is in deal 1 unless N redeals came before
+                                                    a board is in deal 1 unless N redeals came before,
+                                                    its merci still to play unless --merci-used
   lucie stats --variant V --seeds N [--nodes N]     win rates (95 % intervals) over seeds 1..N
   lucie board FILE [--at N]                         the position after action N of a record, as a board`;
 
@@ -130,6 +131,7 @@ function solve(args: string[]): number {
         lines: { type: 'string' },
         nodes: { type: 'string' },
         'redeals-used': { type: 'string' },
+        'merci-used': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -144,6 +146,8 @@ function solve(args: string[]): number {
     fail(`--redeals-used must be a whole number from 0, not "${redealsText}"`);
   }
   if (redealsUsed !== undefined && positionals.length === 0) fail('--redeals-used is for boards given as files');
+  const merciUsed = values['merci-used'] === true;
+  if (merciUsed && positionals.length === 0) fail('--merci-used is for boards given as files');
   const inputs: (SolveInput | string)[] = [];
   if (positionals.length === 0) {
     if (values.seed === undefined) fail('solve needs files or --seed S');
@@ -151,7 +155,7 @@ function solve(args: string[]): number {
   }
   for (const file of positionals) {
     try {
-      inputs.push(readInput(file, readText(file), variant, values.seed, redealsUsed));
+      inputs.push(readInput(file, readText(file), variant, values.seed, { ...(redealsUsed !== undefined && { redealsUsed }), ...(merciUsed && { merciUsed }) }));
     } catch (error) {
       inputs.push(`cannot read ${file}: ${(error as Error).message}`);
     }

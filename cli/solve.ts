@@ -50,14 +50,21 @@ export interface SolvedLines {
   clairvoyant: { actions: Action[]; redeals: Layout[] } | null;
 }
 
+/** What a board cannot show of its game: the redeals used before it, and whether the merci was played. */
+export interface BoardState {
+  redealsUsed?: number;
+  merciUsed?: boolean;
+}
+
 /**
- * Reads a record file or a board file (a board needs the variant and how many redeals were used
- * before it, 0 unless told; the seed gives its redeals).
+ * Reads a record file or a board file (a board needs the variant, how many redeals were used
+ * before it, 0 unless told, and whether the merci was played; the seed gives its redeals).
  */
-export function readInput(file: string, text: string, variant: VariantId, seed?: string, redealsUsed?: number): SolveInput | string {
+export function readInput(file: string, text: string, variant: VariantId, seed?: string, board: BoardState = {}): SolveInput | string {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   if (trimmed.startsWith('{')) {
-    if (redealsUsed !== undefined) return `${file}: --redeals-used is for boards; a record counts its own redeals`;
+    if (board.redealsUsed !== undefined) return `${file}: --redeals-used is for boards; a record counts its own redeals`;
+    if (board.merciUsed) return `${file}: --merci-used is for boards; a record shows its own merci`;
     const record = parseRecord(trimmed);
     if (!record.ok) return `${file}: ${record.error}`;
     const start = Position.start(record.value.variant, record.value.deals[0]!);
@@ -65,9 +72,9 @@ export function readInput(file: string, text: string, variant: VariantId, seed?:
     const recordSeed = seed ?? record.value.seed;
     return { name: file, variant: record.value.variant, ...(recordSeed === undefined ? {} : { seed: recordSeed }), firstLayout: record.value.deals[0]!, position: start.value };
   }
-  const board = parseBoard(trimmed, variant, redealsUsed === undefined ? {} : { redealsUsed });
-  if (!board.ok) return `${file}: ${board.error}`;
-  return { name: file, variant, ...(seed === undefined ? {} : { seed }), position: board.value };
+  const position = parseBoard(trimmed, variant, board);
+  if (!position.ok) return `${file}: ${position.error}`;
+  return { name: file, variant, ...(seed === undefined ? {} : { seed }), position: position.value };
 }
 
 export function seedInput(seed: string, variant: VariantId): SolveInput {

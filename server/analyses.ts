@@ -77,11 +77,7 @@ export class AnalysisService {
   ) {
     gameService.onChange((game) => {
       // A failed look-up (the storage, say) must never reach the move path that told us.
-      try {
-        this.gameChanged(game);
-      } catch (error) {
-        log.warn({ err: error, gameId: game.id }, 'cannot queue an analysis');
-      }
+      this.gameChanged(game).catch((error: unknown) => log.warn({ err: error, gameId: game.id }, 'cannot queue an analysis'));
     });
   }
 
@@ -108,8 +104,8 @@ export class AnalysisService {
   }
 
   /** The stored analysis of game `id`, `pending` while it is being made; refused before the game's seed is public. */
-  answer(id: number): AnalysisAnswer {
-    const hidden = this.replays.whyHidden(id);
+  async answer(id: number): Promise<AnalysisAnswer> {
+    const hidden = await this.replays.whyHidden(id);
     if (hidden !== null) throw new Refusal('analysis-hidden', `the analysis of game ${id} shows its later layouts, so it waits: ${hidden}`);
     const row = this.db.select().from(gameAnalyses).where(eq(gameAnalyses.gameId, id)).get();
     if (row) return { gameId: id, status: row.status, reason: row.reason, analysis: row.status === 'done' ? row.analysis : null };
@@ -118,8 +114,8 @@ export class AnalysisService {
   }
 
   /** A day's first deal and how many of its attempts reached their par, from the stored analyses; refused while the day is on. */
-  dayAnswer(day: string): DailyAnalysisAnswer {
-    const { finished } = this.daily.view(day, null);
+  async dayAnswer(day: string): Promise<DailyAnalysisAnswer> {
+    const { finished } = await this.daily.view(day, null);
     if (!this.daily.isOver(day)) throw new Refusal('analysis-hidden', `the analysis of the daily deal of ${day} waits until the day is over (00:00 UTC)`);
     const par = sql`json_extract(${gameAnalyses.analysis}, '$.par.count')`;
     const row = this.db
@@ -156,8 +152,8 @@ export class AnalysisService {
   }
 
   /** A game that ends with its seed public (the last of a race, an attempt timed out at the end of its day) is queued, with its race. */
-  private gameChanged(game: LiveGame): void {
-    if (game.state === 'playing' || this.replays.whyHidden(game.id) !== null) return;
+  private async gameChanged(game: LiveGame): Promise<void> {
+    if (game.state === 'playing' || (await this.replays.whyHidden(game.id)) !== null) return;
     if (game.raceId === null) return this.enqueue(game.id);
     for (const { id } of this.db.select({ id: games.id }).from(games).where(eq(games.raceId, game.raceId)).all()) this.enqueue(id);
   }

@@ -3,7 +3,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, type HttpError as HttpErrorBody } from '../contract/index.js';
 import { systemClock, type Clock } from './clock.js';
-import { noteStorageFailure, STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './db/index.js';
+import { STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './db/index.js';
 import { Refusal } from './errors.js';
 import { fastifyErrorAnswer, refusalAnswer, RouteTable, validatorCompiler } from './http.js';
 import { Hub } from './hub.js';
@@ -39,6 +39,8 @@ declare module 'fastify' {
 export interface AppOptions {
   /** Where lucie.db lives (created if missing), or ':memory:' for tests. */
   dataDir: string;
+  /** postgres://…: everything is stored in that PostgreSQL database instead of SQLite in dataDir. */
+  databaseUrl?: string;
   /** SQLite's commit durability (see db/index.ts); NORMAL by default. */
   synchronous?: SynchronousMode;
   /** Lock waits and checkpoints (see db/index.ts); the defaults suit production. */
@@ -100,7 +102,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(openapiPlugin);
   await app.register(securityPlugin);
-  await app.register(dbPlugin, { dataDir: options.dataDir, ...options.storage, synchronous: options.synchronous ?? 'NORMAL' });
+  await app.register(dbPlugin, {
+    dataDir: options.dataDir,
+    ...(options.databaseUrl !== undefined && { databaseUrl: options.databaseUrl }),
+    ...options.storage,
+    synchronous: options.synchronous ?? 'NORMAL',
+  });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);
   await app.register(gamesPlugin);
@@ -111,9 +118,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.lifecycle,
   });
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
-  await app.register(seriesPlugin);
+  // Series and analyses still query SQLite directly: on PostgreSQL they are not served yet.
+  const onSqlite = app.storage.kind === 'sqlite';
+  if (onSqlite) await app.register(seriesPlugin);
   await app.register(replaysPlugin);
-  await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
+  if (onSqlite) await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);
   await app.register(pruningPlugin, options.pruning ?? {});
@@ -124,7 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 /** Every error answers in the one HTTP error shape; a refusal's status is its code's (contract/errors.ts). */
 function errorHandler(this: FastifyInstance, error: FastifyError | Refusal, request: FastifyRequest, reply: FastifyReply) {
   let body: HttpErrorBody;
-  const storage = noteStorageFailure(this.db, error);
+  const storage = this.storage.failure(error);
   if (storage !== undefined) {
     request.log.warn({ err: error, code: storage }, 'storage failure: request refused, nothing changed');
     body = { statusCode: ERROR_STATUS['storage-unavailable'], code: 'storage-unavailable', message: `the database cannot store this now (${storage}); nothing was changed: retry in a moment` };

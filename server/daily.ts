@@ -7,16 +7,14 @@
  * left to copy them into.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import type { VariantId } from '../shared/index.js';
 import { DAY_MS, dayOf, dayStart, type DailyAttempt, type DailyView, type LeaderboardEntry, type LeaderboardView, type Page, type PlayerView } from '../contract/index.js';
 import type { Clock } from './clock.js';
-import type { Db } from './db/index.js';
-import { dailyTallies, games, players, secrets } from './db/schema.js';
 import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
-import { after, recovering, type Pending } from './ports.js';
+import { after, type Pending } from './ports.js';
 import { competitionRanks, firstRankKey } from './standings.js';
+import type { DailyStore, GameRow } from './stores.js';
 
 export const DAILY_VARIANT: VariantId = 'strict';
 /** Versioned, like the deal algorithm: changing how a day's seed is made must change this. */
@@ -29,95 +27,21 @@ export function dailySeed(secret: string, day: string): string {
 }
 
 /** The daily seeds' secret: made from crypto randomness on first start and kept in the database. */
-export function storedDailySecret(db: Db, now: number): string {
-  db.insert(secrets).values({ name: 'daily', value: randomBytes(32).toString('base64url'), createdAt: now }).onConflictDoNothing().run();
-  return db.select({ value: secrets.value }).from(secrets).where(eq(secrets.name, 'daily')).get()!.value;
+export function storedDailySecret(store: DailyStore, now: number): Pending<string> {
+  return store.secret(randomBytes(32).toString('base64url'), now);
 }
 
-type GameRow = typeof games.$inferSelect;
-
 /**
- * A day's leaderboard and attempts. The board is the finished attempts in rank-key order
- * (standings.ts), read from the `games_daily_board` index; a rank is the finishers with more
- * cards home (daily_tallies) plus an index count among those with as many, so no query walks the
- * whole day.
+ * A day's leaderboard: finished attempts by cards home, then time, then who finished first.
+ * Ranks come from the stored tallies and rank keys, never from reading every attempt.
  */
 export class Leaderboard {
-  private readonly query;
-
-  constructor(db: Db) {
-    const day = sql.placeholder('day');
-    const rankKey = sql.placeholder('rankKey');
-    // The page's ids first, from the covering index alone: skipping to a deep offset then reads
-    // index entries, not rows and names.
-    const pageIds = db
-      .select({ id: games.id })
-      .from(games)
-      .where(and(eq(games.day, day), isNotNull(games.rankKey)))
-      .orderBy(asc(games.rankKey), asc(games.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .as('page_ids');
-    this.query = {
-      page: db
-        .select({
-          gameId: games.id,
-          playerId: games.playerId,
-          name: players.name,
-          state: games.status,
-          foundations: games.foundations,
-          startedAt: games.startedAt,
-          finishedAt: games.finishedAt,
-          rankKey: games.rankKey,
-        })
-        .from(pageIds)
-        .innerJoin(games, eq(games.id, pageIds.id))
-        .innerJoin(players, eq(players.id, games.playerId))
-        .orderBy(asc(games.rankKey), asc(games.id))
-        .prepare(),
-      moreCards: db
-        .select({ n: sql<number>`coalesce(sum(${dailyTallies.finished}), 0)` })
-        .from(dailyTallies)
-        .where(and(eq(dailyTallies.day, day), gt(dailyTallies.foundations, sql.placeholder('foundations'))))
-        .prepare(),
-      sameCardsAhead: db
-        .select({ n: sql<number>`count(*)` })
-        .from(games)
-        .where(and(eq(games.day, day), gte(games.rankKey, sql.placeholder('from')), lt(games.rankKey, rankKey)))
-        .prepare(),
-      tiedBefore: db
-        .select({ n: sql<number>`count(*)` })
-        .from(games)
-        .where(and(eq(games.day, day), eq(games.rankKey, rankKey), sql`${games.id} < ${sql.placeholder('gameId')}`))
-        .prepare(),
-      finished: db
-        .select({ n: sql<number>`coalesce(sum(${dailyTallies.finished}), 0)` })
-        .from(dailyTallies)
-        .where(eq(dailyTallies.day, day))
-        .prepare(),
-      playing: db
-        .select({ n: sql<number>`count(*)` })
-        .from(games)
-        .where(and(eq(games.day, day), sql`${games.rankKey} is null`))
-        .prepare(),
-      seed: db
-        .select({ seed: games.seed })
-        .from(games)
-        .where(eq(games.day, day))
-        .limit(1)
-        .prepare(),
-      attempt: db
-        .select()
-        .from(games)
-        .where(and(eq(games.playerId, sql.placeholder('playerId')), eq(games.day, day)))
-        .prepare(),
-    };
-  }
+  constructor(private readonly store: DailyStore) {}
 
   /** A page of a day's board with its counts and the attempt of `playerId`, wherever it stands. */
-  view(day: string, page: Page, playerId: number | null, open: boolean): LeaderboardView {
-    const { finished, playing } = this.counts(day);
-    const row = playerId === null ? undefined : this.attemptRow(playerId, day);
+  async view(day: string, page: Page, playerId: number | null, open: boolean): Promise<LeaderboardView> {
+    const { finished, playing } = await this.counts(day);
+    const row = playerId === null ? undefined : await this.store.attempt(playerId, day);
     return {
       day,
       open,
@@ -125,29 +49,27 @@ export class Leaderboard {
       playing,
       limit: page.limit,
       offset: page.offset,
-      entries: this.page(day, page),
-      me: row ? this.attempt(row) : null,
+      entries: await this.page(day, page),
+      me: row ? await this.attempt(row) : null,
     };
   }
 
   /** Finished attempts of a day, and attempts still being played. */
-  counts(day: string): { finished: number; playing: number } {
-    return { finished: this.query.finished.get({ day })!.n, playing: this.query.playing.get({ day })!.n };
+  async counts(day: string): Promise<{ finished: number; playing: number }> {
+    return { finished: await this.store.finished(day), playing: await this.store.playing(day) };
   }
 
   /** Finished attempts ranked ahead of a result with this rank key (its rank is this + 1). */
-  ahead(day: string, foundations: number, rankKey: number): number {
-    return (
-      this.query.moreCards.get({ day, foundations })!.n + this.query.sameCardsAhead.get({ day, from: firstRankKey(foundations), rankKey })!.n
-    );
+  async ahead(day: string, foundations: number, rankKey: number): Promise<number> {
+    return (await this.store.moreCards(day, foundations)) + (await this.store.rankKeysBetween(day, firstRankKey(foundations), rankKey));
   }
 
   /** One page of the board, ranked. */
-  page(day: string, { limit, offset }: Page): LeaderboardEntry[] {
-    const rows = this.query.page.all({ day, limit, offset });
+  async page(day: string, { limit, offset }: Page): Promise<LeaderboardEntry[]> {
+    const rows = await this.store.page(day, limit, offset);
     const first = rows[0];
     if (!first) return [];
-    const firstRank = offset === 0 ? 1 : this.ahead(day, first.foundations, first.rankKey!) + 1;
+    const firstRank = offset === 0 ? 1 : (await this.ahead(day, first.foundations, first.rankKey!)) + 1;
     const ranks = competitionRanks(
       rows.map((row) => row.rankKey!),
       offset,
@@ -165,20 +87,10 @@ export class Leaderboard {
     }));
   }
 
-  /** The seed the day's attempts were dealt from, once there is one. */
-  storedSeed(day: string): string | undefined {
-    return this.query.seed.get({ day })?.seed;
-  }
-
-  /** A player's attempt at a day, as stored (each move updates it in the move's transaction). */
-  attemptRow(playerId: number, day: string): GameRow | undefined {
-    return this.query.attempt.get({ playerId, day });
-  }
-
   /** The player's view of their own attempt, with its place on the board once finished. */
-  attempt(row: GameRow): DailyAttempt {
+  async attempt(row: GameRow): Promise<DailyAttempt> {
     const finished = row.rankKey !== null && row.finishedAt !== null;
-    const ahead = finished ? this.ahead(row.day!, row.foundations, row.rankKey!) : null;
+    const ahead = finished ? await this.ahead(row.day!, row.foundations, row.rankKey!) : null;
     return {
       gameId: row.id,
       state: row.status,
@@ -188,7 +100,7 @@ export class Leaderboard {
       finishedAt: row.finishedAt,
       elapsedMs: finished ? row.finishedAt! - row.startedAt : null,
       rank: ahead === null ? null : ahead + 1,
-      position: ahead === null ? null : ahead + this.query.tiedBefore.get({ day: row.day!, rankKey: row.rankKey!, gameId: row.id })!.n,
+      position: ahead === null ? null : ahead + (await this.store.tiedBefore(row.day!, row.rankKey!, row.id)),
     };
   }
 }
@@ -204,12 +116,12 @@ export class DailyService {
   readonly board: Leaderboard;
 
   constructor(
-    db: Db,
+    private readonly store: DailyStore,
     private readonly games: GameService,
     private readonly clock: Clock,
     private readonly secret: string,
   ) {
-    this.board = new Leaderboard(db);
+    this.board = new Leaderboard(store);
   }
 
   today(): string {
@@ -221,20 +133,20 @@ export class DailyService {
     return this.clock.now() >= dayStart(day) + DAY_MS;
   }
 
-  view(day: string, player: PlayerView | null): DailyView {
+  async view(day: string, player: PlayerView | null): Promise<DailyView> {
     this.mustHaveOpened(day);
     const opensAt = dayStart(day);
     const over = this.isOver(day);
-    const row = player && this.board.attemptRow(player.id, day);
+    const row = player && (await this.store.attempt(player.id, day));
     return {
       day,
       variant: DAILY_VARIANT,
       opensAt,
       closesAt: opensAt + DAY_MS,
       open: !over,
-      seed: over ? this.seedOf(day) : null,
-      ...this.board.counts(day),
-      me: row ? this.board.attempt(row) : null,
+      seed: over ? await this.seedOf(day) : null,
+      ...(await this.board.counts(day)),
+      me: row ? await this.board.attempt(row) : null,
     };
   }
 
@@ -242,59 +154,48 @@ export class DailyService {
    * Today's attempt of `player`: dealt on the first call, the same game on every later call while
    * it is being played (a reload, a second tab), refused once it has ended.
    */
-  start(player: PlayerView): Pending<DailyStart> {
+  async start(player: PlayerView): Promise<DailyStart> {
     const day = this.today();
     const opensAt = dayStart(day);
+    const seed = await this.seedOf(day);
     // The unique index on (player, day) decides, even between two requests or two processes:
     // there is no window between a check and the insert.
-    return recovering<DailyStart>(
-      () =>
-        after(
-          this.games.create([
-            {
-          kind: 'daily',
-          playerId: player.id,
-          day,
-          variant: DAILY_VARIANT,
-          seed: this.seedOf(day),
-          startedAt: this.clock.now(),
-          deadline: opensAt + DAY_MS,
-            },
-          ]),
-          ([game]) => ({ day, game: game!, created: true }),
-        ),
-      (error) => {
-        if (!this.games.isDuplicate(error)) throw error;
-        return after(this.games.get(this.board.attemptRow(player.id, day)!.id), (game) => {
-          if (game!.state !== 'playing') {
-            const cards = game!.position.foundationCount();
-            throw new Refusal(
-              'daily-played',
-              `you have played the daily deal of ${day} already (${game!.state}, ${cards} cards home): one attempt a day; the next deal opens at 00:00 UTC`,
-            );
-          }
-          return { day, game: game!, created: false };
-        });
-      },
-    );
+    try {
+      const [game] = await this.games.create([
+        { kind: 'daily', playerId: player.id, day, variant: DAILY_VARIANT, seed, startedAt: this.clock.now(), deadline: opensAt + DAY_MS },
+      ]);
+      return { day, game: game!, created: true };
+    } catch (error) {
+      if (!this.games.isDuplicate(error)) throw error;
+    }
+    const row = await this.store.attempt(player.id, day);
+    const game = (await this.games.get(row!.id))!;
+    if (game.state !== 'playing') {
+      const cards = game.position.foundationCount();
+      throw new Refusal(
+        'daily-played',
+        `you have played the daily deal of ${day} already (${game.state}, ${cards} cards home): one attempt a day; the next deal opens at 00:00 UTC`,
+      );
+    }
+    return { day, game, created: false };
   }
 
-  leaderboard(day: string, page: Page, player: PlayerView | null): LeaderboardView {
+  leaderboard(day: string, page: Page, player: PlayerView | null): Promise<LeaderboardView> {
     this.mustHaveOpened(day);
     return this.board.view(day, page, player?.id ?? null, !this.isOver(day));
   }
 
   /** The rank of a finished attempt on its day's board. */
-  rankOf(row: GameRow): number | null {
-    return row.day === null || row.rankKey === null ? null : this.board.ahead(row.day, row.foundations, row.rankKey) + 1;
+  async rankOf(row: GameRow): Promise<number | null> {
+    return row.day === null || row.rankKey === null ? null : (await this.board.ahead(row.day, row.foundations, row.rankKey)) + 1;
   }
 
   /**
    * A day's seed is fixed by its first attempt: a changed secret (DAILY_SECRET set or unset)
    * never deals a day being played differently, nor reveals a seed other than the one used.
    */
-  private seedOf(day: string): string {
-    return this.board.storedSeed(day) ?? dailySeed(this.secret, day);
+  private seedOf(day: string): Pending<string> {
+    return after(this.store.storedSeed(day), (stored) => stored ?? dailySeed(this.secret, day));
   }
 
   private mustHaveOpened(day: string): void {

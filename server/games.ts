@@ -360,13 +360,13 @@ export class GameService {
     player: PlayerView,
     gameId: number,
     lastIndex: number,
-    raceCode: (game: LiveGame) => string | null,
+    raceCode: (game: LiveGame) => Pending<string | null>,
   ): Pending<ServerMessageOf<'resynced'> | GameSnapshot | Refusal> {
     // In the game's turn: what it answers includes every move acknowledged before it.
     return this.inTurn(gameId, () =>
       after(this.ownGame(player, gameId), (game) => {
         if (game instanceof Refusal) return game;
-        if (lastIndex >= game.actions.length) return this.snapshot(game, raceCode(game));
+        if (lastIndex >= game.actions.length) return after(raceCode(game), (code) => this.snapshot(game, code));
         const acks: AckBody[] = [];
         for (let index = lastIndex + 1; index < game.actions.length; index++) acks.push(this.ackOf(game, index));
         return { type: 'resynced' as const, gameId, acks, status: gameStatusOf(game) };

@@ -10,15 +10,14 @@
  * time limits and the hard cap), so timers are only a way to act on time: after a restart they
  * are armed again from the database and a deadline already past acts at once.
  */
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
-import { noteStorageFailure, STORAGE_RETRY_MS, transaction, type Db, type Transaction } from './db/index.js';
-import { games, players, raceEntries, races } from './db/schema.js';
+import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
 import type { GameService } from './games.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import type { ClosedReason, PlayerView, RaceEvent } from '../contract/index.js';
+import type { PlayerStore, RaceRow, RaceStore } from './stores.js';
 
 export interface LifecycleRules {
   /** Without a socket this long, a racer loses their lobby seat or is finished as abandoned. */
@@ -34,22 +33,20 @@ export const DEFAULT_LIFECYCLE_RULES: LifecycleRules = { graceMs: 60_000, lobbyL
 /** What the lifecycle needs of the race service: telling a race's watchers. */
 export interface RaceAnnouncer {
   /** Sends the race's current view to its watchers. */
-  broadcastView(code: string): unknown;
+  broadcastView(code: string): Promise<unknown>;
   /** Sends an event to the race's watchers (then the view). */
   announce(code: string, event: RaceEvent): void;
 }
 
-type RaceRow = typeof races.$inferSelect;
-const LIVE_STATES = ['lobby', 'countdown', 'running'] as const;
 
 export class RaceLifecycle {
   /** Grace timers by `raceId:playerId`, lobby limits by race id. */
   private readonly graceTimers = new Map<string, () => void>();
   private readonly lobbyTimers = new Map<number, () => void>();
-  private readonly transaction: Transaction;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: RaceStore,
+    private readonly players: PlayerStore,
     private readonly games: GameService,
     private readonly transport: Transport,
     private readonly clock: Clock,
@@ -57,25 +54,18 @@ export class RaceLifecycle {
     readonly rules: LifecycleRules,
     private readonly announcer: RaceAnnouncer,
   ) {
-    this.transaction = transaction(db);
-    transport.onPresence((playerId, connected) => this.presenceChanged(playerId, connected));
+    transport.onPresence((playerId, connected) => void this.presenceChanged(playerId, connected));
   }
 
   /** After a restart nobody is connected: everyone with something at stake is gone from now (or from when they left, if stored). */
-  resume(): void {
+  async resume(): Promise<void> {
     const now = this.clock.now();
-    for (const race of this.db.select().from(races).where(eq(races.state, 'lobby')).all()) this.armLobbyLimit(race);
-    const entries = this.db
-      .select({ raceId: raceEntries.raceId, playerId: raceEntries.playerId, goneSince: raceEntries.goneSince })
-      .from(raceEntries)
-      .innerJoin(races, eq(races.id, raceEntries.raceId))
-      .where(inArray(races.state, [...LIVE_STATES]))
-      .all();
-    for (const entry of entries) {
+    for (const race of await this.store.inState('lobby')) this.armLobbyLimit(race);
+    for (const entry of await this.store.liveEntries()) {
       if (this.transport.isConnected(entry.playerId)) continue;
       const since = entry.goneSince ?? now;
       this.armGrace(entry.raceId, entry.playerId, since);
-      if (entry.goneSince === null) this.recordGoneSince(entry.raceId, entry.playerId, since);
+      if (entry.goneSince === null) await this.recordGoneSince(entry.raceId, entry.playerId, since);
     }
   }
 
@@ -86,12 +76,12 @@ export class RaceLifecycle {
   }
 
   /** A racer was just seated (created or joined): without a socket their grace period starts now. */
-  seated(race: RaceRow, playerId: number): void {
+  async seated(race: RaceRow, playerId: number): Promise<void> {
     if (race.state === 'lobby' && !this.lobbyTimers.has(race.id)) this.armLobbyLimit(race);
     if (this.transport.isConnected(playerId)) return;
     const now = this.clock.now();
     this.armGrace(race.id, playerId, now);
-    this.recordGoneSince(race.id, playerId, now);
+    await this.recordGoneSince(race.id, playerId, now);
   }
 
   /** The countdown ended: lobby limits no longer apply. */
@@ -101,49 +91,43 @@ export class RaceLifecycle {
   }
 
   /** Frees `player`'s lobby seat at their own request. */
-  leave(player: PlayerView, race: RaceRow): void {
+  async leave(player: PlayerView, race: RaceRow): Promise<void> {
     this.mustBeLobby(race, 'leave');
-    this.mustBeSeated(race, player.id, 'you are not seated in race ' + race.code);
-    this.unseat(race, player, 'left');
+    await this.mustBeSeated(race, player.id, 'you are not seated in race ' + race.code);
+    await this.unseat(race, player, 'left');
   }
 
   /** The creator removes a racer from the lobby. */
-  kick(creator: PlayerView, race: RaceRow, playerId: number): void {
+  async kick(creator: PlayerView, race: RaceRow, playerId: number): Promise<void> {
     if (race.creatorId !== creator.id) throw new Refusal('not-creator', 'only the creator of the race can remove a racer');
     this.mustBeLobby(race, 'remove racers from');
     if (playerId === creator.id) throw new Refusal('cannot-kick-self', 'you cannot remove yourself: leave the race instead', { field: 'playerId' });
-    this.mustBeSeated(race, playerId, `player ${playerId} has no seat in race ${race.code}`, 'playerId');
-    this.unseat(race, this.playerOf(playerId), 'kicked');
+    await this.mustBeSeated(race, playerId, `player ${playerId} has no seat in race ${race.code}`, 'playerId');
+    await this.unseat(race, await this.playerOf(playerId), 'kicked');
   }
 
   /** The creator cancels the lobby: nobody can join or start it any more. */
-  cancel(creator: PlayerView, race: RaceRow): void {
+  async cancel(creator: PlayerView, race: RaceRow): Promise<void> {
     if (race.creatorId !== creator.id) throw new Refusal('not-creator', 'only the creator of the race can cancel it');
     this.mustBeLobby(race, 'cancel');
-    this.closeLobby(race, 'cancelled', creator);
+    await this.closeLobby(race, 'cancelled', creator);
   }
 
-  private presenceChanged(playerId: number, connected: boolean): void {
+  private async presenceChanged(playerId: number, connected: boolean): Promise<void> {
     // At shutdown every socket closes: that is no one leaving.
     if (this.games.closing) return;
     try {
       const now = this.clock.now();
-      const entries = this.db
-        .select({ race: races, goneSince: raceEntries.goneSince })
-        .from(raceEntries)
-        .innerJoin(races, eq(races.id, raceEntries.raceId))
-        .where(and(eq(raceEntries.playerId, playerId), inArray(races.state, [...LIVE_STATES])))
-        .all();
-      for (const { race } of entries) {
+      for (const race of await this.store.liveRacesOf(playerId)) {
         if (connected) {
           this.graceTimers.get(key(race.id, playerId))?.();
           this.graceTimers.delete(key(race.id, playerId));
-          this.recordGoneSince(race.id, playerId, null);
+          await this.recordGoneSince(race.id, playerId, null);
         } else {
           this.armGrace(race.id, playerId, now);
-          this.recordGoneSince(race.id, playerId, now);
+          await this.recordGoneSince(race.id, playerId, now);
         }
-        this.announcer.broadcastView(race.code);
+        await this.announcer.broadcastView(race.code);
       }
     } catch (error) {
       this.log.error({ err: error, playerId }, 'cannot record a presence change');
@@ -161,7 +145,7 @@ export class RaceLifecycle {
         recovering(
           () => this.graceOver(raceId, playerId, since),
           (error) => {
-            const code = noteStorageFailure(this.db, error);
+            const code = this.games.storageFailure(error);
             this.log.error({ err: error, code, raceId, playerId }, code ? 'cannot store the end of a grace period: retrying' : 'cannot end a grace period');
             if (code !== undefined) this.armGrace(raceId, playerId, since, STORAGE_RETRY_MS);
           },
@@ -171,34 +155,25 @@ export class RaceLifecycle {
   }
 
   /** A grace period that began at `since` ran out: unless the racer came back, their seat or their game ends. */
-  private graceOver(raceId: number, playerId: number, since: number): Pending<void> {
+  private async graceOver(raceId: number, playerId: number, since: number): Promise<void> {
     if (this.games.closing || this.transport.isConnected(playerId)) return;
-    const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
-    const entry = this.db
-      .select()
-      .from(raceEntries)
-      .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId)))
-      .get();
+    const race = await this.store.byId(raceId);
+    const entry = await this.store.entry(raceId, playerId);
     if (!race || !entry) return;
     const goneSince = entry.goneSince ?? since;
-    if (race.state === 'lobby') return this.unseat(race, this.playerOf(playerId), 'unseated');
+    if (race.state === 'lobby') return this.unseat(race, await this.playerOf(playerId), 'unseated');
     if (race.state === 'countdown') {
       // Dealt in a moment: judge them once their game exists.
       this.armGrace(raceId, playerId, Math.max(goneSince, race.startsAt! + 1 - this.rules.graceMs));
       return;
     }
     if (race.state !== 'running') return;
-    const row = this.db
-      .select({ id: games.id })
-      .from(games)
-      .where(and(eq(games.raceId, raceId), eq(games.playerId, playerId)))
-      .get();
-    if (!row) return;
-    return after(this.games.get(row.id), (game) => {
-      if (!game || game.state !== 'playing') return;
-      this.announcer.announce(race.code, { kind: 'abandoned', player: this.playerOf(playerId), at: this.clock.now() });
-      return this.games.abandon(game, goneSince);
-    });
+    const gameId = await this.store.gameIdOf(raceId, playerId);
+    if (gameId === undefined) return;
+    const game = await this.games.get(gameId);
+    if (!game || game.state !== 'playing') return;
+    this.announcer.announce(race.code, { kind: 'abandoned', player: await this.playerOf(playerId), at: this.clock.now() });
+    await this.games.abandon(game, goneSince);
   }
 
   private armLobbyLimit(race: RaceRow, delayMs = (race.lobbyClosesAt ?? race.createdAt + this.rules.lobbyLimitMs) - this.clock.now()): void {
@@ -207,67 +182,48 @@ export class RaceLifecycle {
       race.id,
       this.clock.setTimer(delayMs, () => {
         this.lobbyTimers.delete(race.id);
-        try {
-          const now = this.db.select().from(races).where(eq(races.id, race.id)).get();
-          if (now?.state === 'lobby') this.closeLobby(now, 'expired', null);
-        } catch (error) {
-          const code = noteStorageFailure(this.db, error);
-          this.log.error({ err: error, code, raceId: race.id }, code ? 'cannot store the close of an expired lobby: retrying' : 'cannot close an expired lobby');
-          if (code !== undefined) this.armLobbyLimit(race, STORAGE_RETRY_MS);
-        }
+        recovering(
+          () => after(this.store.byId(race.id), (now) => (now?.state === 'lobby' ? this.closeLobby(now, 'expired', null) : undefined)),
+          (error) => {
+            const code = this.games.storageFailure(error);
+            this.log.error({ err: error, code, raceId: race.id }, code ? 'cannot store the close of an expired lobby: retrying' : 'cannot close an expired lobby');
+            if (code !== undefined) this.armLobbyLimit(race, STORAGE_RETRY_MS);
+          },
+        );
       }),
     );
   }
 
   /** Frees a lobby seat; a creator's lobby passes to the next racer in seat order, an empty one closes. */
-  private unseat(race: RaceRow, player: PlayerView, kind: 'left' | 'kicked' | 'unseated'): void {
+  private async unseat(race: RaceRow, player: PlayerView, kind: 'left' | 'kicked' | 'unseated'): Promise<void> {
     const now = this.clock.now();
-    const next = this.transaction(() => {
-      this.db
-        .delete(raceEntries)
-        .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, player.id)))
-        .run();
-      if (race.creatorId !== player.id) return undefined;
-      const heir = this.db
-        .select({ id: players.id, name: players.name })
-        .from(raceEntries)
-        .innerJoin(players, eq(players.id, raceEntries.playerId))
-        .where(eq(raceEntries.raceId, race.id))
-        .orderBy(asc(raceEntries.seat))
-        .get();
-      if (heir) this.db.update(races).set({ creatorId: heir.id }).where(eq(races.id, race.id)).run();
-      return heir ?? null;
-    });
+    const next = await this.store.unseat(race.id, player.id, race.creatorId === player.id);
     this.graceTimers.get(key(race.id, player.id))?.();
     this.graceTimers.delete(key(race.id, player.id));
     // The one removed is told too: they may still be watching.
     this.announcer.announce(race.code, { kind, player, at: now });
     if (next === null) return this.closeLobby(race, 'empty', null);
     if (next) this.announcer.announce(race.code, { kind: 'creator-changed', player: next, at: now });
-    this.announcer.broadcastView(race.code);
+    await this.announcer.broadcastView(race.code);
   }
 
-  private closeLobby(race: RaceRow, reason: ClosedReason, by: PlayerView | null): void {
-    this.db.update(races).set({ state: 'closed', closedReason: reason, finishedAt: this.clock.now() }).where(eq(races.id, race.id)).run();
+  private async closeLobby(race: RaceRow, reason: ClosedReason, by: PlayerView | null): Promise<void> {
+    await this.store.update(race.id, { state: 'closed', closedReason: reason, finishedAt: this.clock.now() });
     this.started(race.id);
-    for (const entry of this.db.select({ playerId: raceEntries.playerId }).from(raceEntries).where(eq(raceEntries.raceId, race.id)).all()) {
+    for (const entry of await this.store.entries(race.id)) {
       this.graceTimers.get(key(race.id, entry.playerId))?.();
       this.graceTimers.delete(key(race.id, entry.playerId));
     }
     this.announcer.announce(race.code, { kind: reason === 'cancelled' ? 'cancelled' : 'closed', player: by, at: this.clock.now() });
-    this.announcer.broadcastView(race.code);
+    await this.announcer.broadcastView(race.code);
   }
 
   /** Stores when a racer left (null: back), for the race view and for a restart; a storage failure only costs that record. */
-  private recordGoneSince(raceId: number, playerId: number, goneSince: number | null): void {
+  private async recordGoneSince(raceId: number, playerId: number, goneSince: number | null): Promise<void> {
     try {
-      this.db
-        .update(raceEntries)
-        .set({ goneSince })
-        .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId)))
-        .run();
+      await this.store.updateEntry(raceId, playerId, { goneSince });
     } catch (error) {
-      const code = noteStorageFailure(this.db, error);
+      const code = this.games.storageFailure(error);
       if (code === undefined) throw error;
       this.log.warn({ err: error, code, raceId, playerId }, 'cannot store a presence change: its timer goes on');
     }
@@ -278,17 +234,12 @@ export class RaceLifecycle {
     if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${race.code} has started: you cannot ${what} it any more`);
   }
 
-  private mustBeSeated(race: RaceRow, playerId: number, message: string, field?: string): void {
-    const entry = this.db
-      .select({ playerId: raceEntries.playerId })
-      .from(raceEntries)
-      .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, playerId)))
-      .get();
-    if (!entry) throw new Refusal('not-seated', message, field === undefined ? {} : { field });
+  private async mustBeSeated(race: RaceRow, playerId: number, message: string, field?: string): Promise<void> {
+    if (!(await this.store.entry(race.id, playerId))) throw new Refusal('not-seated', message, field === undefined ? {} : { field });
   }
 
-  private playerOf(playerId: number): PlayerView {
-    return this.db.select({ id: players.id, name: players.name }).from(players).where(eq(players.id, playerId)).get()!;
+  private async playerOf(playerId: number): Promise<PlayerView> {
+    return (await this.players.byId(playerId))!;
   }
 }
 

@@ -50,8 +50,16 @@ if (dailySecret !== undefined && dailySecret.length < 32) {
 // Off only for load and chaos tests, where every robot shares one address: sizes stay enforced.
 const unlimited = process.env.RATE_LIMITS === 'off';
 
+// Set: PostgreSQL stores everything (several instances may share it); unset: SQLite in DATA_DIR.
+const databaseUrl = process.env.DATABASE_URL || undefined;
+if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  console.error('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  process.exit(2);
+}
+
 const app = await buildApp({
   dataDir,
+  ...(databaseUrl !== undefined && { databaseUrl }),
   logLevel: process.env.LOG_LEVEL ?? 'info',
   countdownMs,
   synchronous,
@@ -103,7 +111,7 @@ if (Number.isInteger(parentPid) && parentPid > 1) {
 
 try {
   await app.listen({ port, host });
-  app.log.info({ dataDir }, 'lucie is ready');
+  app.log.info(databaseUrl === undefined ? { dataDir } : { storage: 'postgres' }, 'lucie is ready');
 } catch (error) {
   app.log.error({ err: error }, 'cannot start');
   process.exit(1);

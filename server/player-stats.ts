@@ -1,15 +1,13 @@
 /**
- * A player's record, read from their finished games (race seats, daily attempts and series deals alike): per
+ * A player's record, read from their finished games (race seats and daily attempts alike): per
  * variant how many games, wins, the win rate, the average cards home, the fastest win, and the
  * current and best run of wins in a row (in the order the games ended).
  */
-import { and, asc, eq, ne } from 'drizzle-orm';
 import type { PlayerStats, VariantStats } from '../contract/index.js';
 import type { VariantId } from '../shared/index.js';
-import type { Db } from './db/index.js';
-import { games, players } from './db/schema.js';
 import { Refusal } from './errors.js';
-import { seriesOfPlayer } from './series.js';
+import type { Pending } from './ports.js';
+import type { PlayerStore } from './stores.js';
 
 /** What the record needs of one finished game. */
 export interface FinishedGame {
@@ -44,20 +42,15 @@ export function variantStats(finished: readonly FinishedGame[]): VariantStats[] 
   });
 }
 
-export function playerStats(db: Db, playerId: number): PlayerStats {
-  const player = db.select({ id: players.id, name: players.name }).from(players).where(eq(players.id, playerId)).get();
+/** `seriesOf` gives the series the player took part in (none where series are not served). */
+export async function playerStats(store: PlayerStore, playerId: number, seriesOf: (playerId: number) => Pending<PlayerStats['series']>): Promise<PlayerStats> {
+  const player = await store.byId(playerId);
   if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id' });
-  const rows = db
-    .select({ variant: games.variant, status: games.status, foundations: games.foundations, startedAt: games.startedAt, finishedAt: games.finishedAt })
-    .from(games)
-    .where(and(eq(games.playerId, playerId), ne(games.status, 'playing')))
-    .orderBy(asc(games.finishedAt), asc(games.id))
-    .all();
-  const finished = rows.map((row) => ({
+  const finished = (await store.finishedGames(playerId)).map((row) => ({
     variant: row.variant,
     won: row.status === 'won',
     foundations: row.foundations,
     elapsedMs: (row.finishedAt ?? row.startedAt) - row.startedAt,
   }));
-  return { player, variants: variantStats(finished), series: seriesOfPlayer(db, playerId) };
+  return { player, variants: variantStats(finished), series: await seriesOf(playerId) };
 }

@@ -4,24 +4,19 @@
  * given before the race is finished: during the race a board would show the redeal layouts the
  * others are about to get, and its moves could be copied.
  */
-import { asc, eq, inArray } from 'drizzle-orm';
 import type { RaceReplayAnswer, ReplayGame } from '../contract/index.js';
-import type { Db } from './db/index.js';
-import { gameActions, gameDeals, games } from './db/schema.js';
 import { Refusal } from './errors.js';
 import type { RaceService } from './races.js';
+import type { ReplayStore } from './stores.js';
 
-export function raceReplay(db: Db, races: RaceService, code: string): RaceReplayAnswer {
-  const row = races.mustFind(code);
+export async function raceReplay(store: ReplayStore, races: RaceService, code: string): Promise<RaceReplayAnswer> {
+  const row = await races.mustFind(code);
   if (row.state === 'closed') throw new Refusal('race-closed', `race ${code} was closed before it started (${row.closedReason}): there is nothing to replay`);
   if (row.state !== 'finished') {
     throw new Refusal('not-finished', `race ${code} is not finished: its replay opens once every racer is done, so nobody sees a board or a move before then`);
   }
-  const race = races.view(code)!;
-  const rows = db.select().from(games).where(eq(games.raceId, row.id)).all();
-  const ids = rows.map((game) => game.id);
-  const deals = db.select().from(gameDeals).where(inArray(gameDeals.gameId, ids)).orderBy(asc(gameDeals.gameId), asc(gameDeals.k)).all();
-  const actions = db.select().from(gameActions).where(inArray(gameActions.gameId, ids)).orderBy(asc(gameActions.gameId), asc(gameActions.index)).all();
+  const race = (await races.view(code))!;
+  const { games: rows, deals, actions } = await store.raceLogs(row.id);
   const replayGames: ReplayGame[] = [];
   // Seat order, as the race view lists its racers.
   for (const racer of race.racers) {

@@ -3,7 +3,6 @@
  * themselves change only through GameService; this module listens to it.
  */
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { VARIANTS } from '../shared/index.js';
 import {
@@ -16,15 +15,15 @@ import {
 } from '../contract/index.js';
 import type { Clock } from './clock.js';
 import { Coalescer } from './coalescer.js';
-import { noteStorageFailure, STORAGE_RETRY_MS, transaction, type Db, type Transaction } from './db/index.js';
-import { games, players, raceEntries, races } from './db/schema.js';
+import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { presenceOf } from './presence.js';
-import { freshShareCode } from './share-code.js';
+import { randomShareCode } from './share-code.js';
 import { rankStandings, type Finisher } from './standings.js';
+import type { GameRow, PlayerStore, RacerRow, RaceRow, RaceStore } from './stores.js';
 
 /** Where play can cycle (super-flower-garden, shamrocks, fan-reserve) a game may never end by itself: such a race always has a limit. */
 export const CYCLING_TIME_LIMIT_SECONDS = 30 * 60;
@@ -42,8 +41,6 @@ export interface RaceTiming extends LifecycleRules {
   /** Progress per race at most this often; 0 sends every move's at once. */
   progressIntervalMs: number;
 }
-
-type RaceRow = typeof races.$inferSelect;
 
 /** What progress is made of, from a live game or a stored row. */
 interface GameFacts {
@@ -65,31 +62,30 @@ export class RaceService {
   private readonly retries = new Set<() => void>();
   /** Moves' progress per race code, coalesced; status changes go through it at once, in order. */
   private readonly progress: Coalescer<LiveGame>;
-  private readonly transaction: Transaction;
   /** Presence, grace periods, leaving and closing: what ends races and lobbies nobody ends. */
   readonly lifecycle: RaceLifecycle;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: RaceStore,
+    private readonly players: PlayerStore,
     private readonly games: GameService,
     private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly timing: RaceTiming,
   ) {
-    this.transaction = transaction(db);
     this.progress = new Coalescer(clock, timing.progressIntervalMs, (code, changed) => this.sendProgress(code, changed));
     games.onChange((game) => this.gameChanged(game, game.state !== 'playing'));
     transport.onPresence((playerId) => this.presenceChanged(playerId));
     // After the listener above: a leaver's progress goes before the race view that shows them reconnecting.
-    this.lifecycle = new RaceLifecycle(db, games, transport, clock, log, timing, this);
+    this.lifecycle = new RaceLifecycle(store, players, games, transport, clock, log, timing, this);
   }
 
   /** After a restart: re-arm countdowns and finish races whose last game ended unseen. */
-  resume(): void {
-    for (const race of this.db.select().from(races).where(eq(races.state, 'countdown')).all()) this.armCountdown(race);
-    for (const race of this.db.select().from(races).where(eq(races.state, 'running')).all()) this.finishIfDone(race.id);
-    this.lifecycle.resume();
+  async resume(): Promise<void> {
+    for (const race of await this.store.inState('countdown')) this.armCountdown(race);
+    for (const race of await this.store.inState('running')) await this.finishIfDone(race.id);
+    await this.lifecycle.resume();
   }
 
   /** Stops timers; progress still waiting is sent first. */
@@ -101,13 +97,11 @@ export class RaceService {
     this.progress.close();
   }
 
-  create(creator: PlayerView, options: RaceOptions & { rematchOf?: number }): RaceView {
+  async create(creator: PlayerView, options: RaceOptions & { rematchOf?: number }): Promise<RaceView> {
     const now = this.clock.now();
-    const code = this.freshCode();
-    this.transaction(() => {
-      const { id } = this.db
-        .insert(races)
-        .values({
+    const code = await this.freshCode();
+    await this.store.create(
+      {
           code,
           variant: options.variant,
           seats: options.seats,
@@ -118,45 +112,34 @@ export class RaceService {
           createdAt: now,
           lobbyClosesAt: now + this.timing.lobbyLimitMs,
           rematchOf: options.rematchOf ?? null,
-        })
-        .returning({ id: races.id })
-        .get();
-      this.db.insert(raceEntries).values({ raceId: id, playerId: creator.id, seat: 1, joinedAt: now }).run();
-      return id;
-    });
-    this.lifecycle.seated(this.mustFind(code), creator.id);
-    return this.view(code)!;
+      },
+      now,
+    );
+    await this.lifecycle.seated(await this.mustFind(code), creator.id);
+    return (await this.view(code))!;
   }
 
-  join(player: PlayerView, code: string): RaceView {
-    const race = this.mustFind(code);
-    const seated = this.db
-      .select({ playerId: raceEntries.playerId, seat: raceEntries.seat })
-      .from(raceEntries)
-      .where(eq(raceEntries.raceId, race.id))
-      .all();
-    if (seated.some((entry) => entry.playerId === player.id)) return this.view(code)!;
+  async join(player: PlayerView, code: string): Promise<RaceView> {
+    const race = await this.mustFind(code);
+    const seated = await this.store.entries(race.id);
+    if (seated.some((entry) => entry.playerId === player.id)) return (await this.view(code))!;
     if (race.state === 'closed') throw closedError(race);
     if (race.state !== 'lobby') throw new Refusal('race-started', `race ${code} has started: you can watch it`);
     if (seated.length >= race.seats) throw new Refusal('race-full', `race ${code} is full (${race.seats} seats): you can watch it`);
-    this.db
-      .insert(raceEntries)
-      // After the last seat taken, whoever left before: seat order stays join order.
-      .values({ raceId: race.id, playerId: player.id, seat: Math.max(0, ...seated.map((entry) => entry.seat)) + 1, joinedAt: this.clock.now() })
-      .run();
-    this.lifecycle.seated(race, player.id);
+    // After the last seat taken, whoever left before: seat order stays join order.
+    await this.store.seat(race.id, player.id, Math.max(0, ...seated.map((entry) => entry.seat)) + 1, this.clock.now());
+    await this.lifecycle.seated(race, player.id);
     return this.broadcastView(code);
   }
 
-  start(player: PlayerView, code: string): RaceView {
-    const race = this.mustFind(code);
+  async start(player: PlayerView, code: string): Promise<RaceView> {
+    const race = await this.mustFind(code);
     if (race.state === 'closed') throw closedError(race);
     if (race.creatorId !== player.id) throw new Refusal('not-creator', 'only the player who created the race can start it');
     if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${code} has already started`);
-    const [seated] = this.db.select({ n: count() }).from(raceEntries).where(eq(raceEntries.raceId, race.id)).all();
-    if (seated!.n < 2) throw new Refusal('not-enough-racers', 'a race needs at least 2 racers: share the link first');
+    if ((await this.store.entries(race.id)).length < 2) throw new Refusal('not-enough-racers', 'a race needs at least 2 racers: share the link first');
     const startsAt = this.clock.now() + this.timing.countdownMs;
-    this.db.update(races).set({ state: 'countdown', startsAt }).where(eq(races.id, race.id)).run();
+    await this.store.update(race.id, { state: 'countdown', startsAt });
     this.lifecycle.started(race.id);
     this.armCountdown({ ...race, state: 'countdown', startsAt });
     return this.broadcastView(code);
@@ -168,57 +151,33 @@ export class RaceService {
    * others accepting join it, declining frees their seat there. Everyone watching the finished
    * race sees each answer.
    */
-  rematch(player: PlayerView, code: string, answer: 'accept' | 'decline'): RaceView {
-    const race = this.mustFind(code);
+  async rematch(player: PlayerView, code: string, answer: 'accept' | 'decline'): Promise<RaceView> {
+    const race = await this.mustFind(code);
     if (race.state !== 'finished') throw new Refusal('not-finished', `race ${code} is not finished: a rematch is offered on its standings`);
-    const entry = this.db
-      .select({ playerId: raceEntries.playerId })
-      .from(raceEntries)
-      .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, player.id)))
-      .get();
-    if (!entry) throw new Refusal('not-a-racer', `you did not race in ${code}: only its racers can ask for a rematch`);
-    const next = this.db.select().from(races).where(eq(races.rematchOf, race.id)).get();
+    if (!(await this.store.entry(race.id, player.id))) throw new Refusal('not-a-racer', `you did not race in ${code}: only its racers can ask for a rematch`);
+    const next = await this.store.rematchOf(race.id);
     if (answer === 'accept') {
       if (!next) {
-        this.create(player, { variant: race.variant, seats: race.seats, timeLimitSeconds: race.timeLimitSeconds, rematchOf: race.id });
+        await this.create(player, { variant: race.variant, seats: race.seats, timeLimitSeconds: race.timeLimitSeconds, rematchOf: race.id });
       } else {
-        this.join(player, next.code);
+        await this.join(player, next.code);
       }
-    } else if (next?.state === 'lobby' && this.isSeated(next.id, player.id)) {
-      this.lifecycle.leave(player, next);
+    } else if (next?.state === 'lobby' && (await this.store.entry(next.id, player.id))) {
+      await this.lifecycle.leave(player, next);
     }
-    this.db
-      .update(raceEntries)
-      .set({ rematch: answer === 'accept' ? 'accepted' : 'declined' })
-      .where(and(eq(raceEntries.raceId, race.id), eq(raceEntries.playerId, player.id)))
-      .run();
+    await this.store.updateEntry(race.id, player.id, { rematch: answer === 'accept' ? 'accepted' : 'declined' });
     this.announce(code, { kind: 'rematch', player, at: this.clock.now() });
     return this.broadcastView(code);
   }
 
-  private isSeated(raceId: number, playerId: number): boolean {
-    return (
-      this.db
-        .select({ playerId: raceEntries.playerId })
-        .from(raceEntries)
-        .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId)))
-        .get() !== undefined
-    );
-  }
-
   /** The public view of a race, or undefined when the code is unknown. */
-  view(code: string): RaceView | undefined {
-    const race = this.find(code);
+  async view(code: string): Promise<RaceView | undefined> {
+    const race = await this.find(code);
     if (!race) return undefined;
-    const creator = this.db.select({ id: players.id, name: players.name }).from(players).where(eq(players.id, race.creatorId)).get()!;
-    const entries = this.db
-      .select({ id: players.id, name: players.name, rank: raceEntries.rank, seat: raceEntries.seat, goneSince: raceEntries.goneSince, rematch: raceEntries.rematch })
-      .from(raceEntries)
-      .innerJoin(players, eq(players.id, raceEntries.playerId))
-      .where(eq(raceEntries.raceId, race.id))
-      .orderBy(asc(raceEntries.seat))
-      .all();
-    const rows = this.db.select().from(games).where(eq(games.raceId, race.id)).all();
+    const creator = (await this.players.byId(race.creatorId))!;
+    const entries = await this.store.racers(race.id);
+    for (const entry of entries) this.names.set(entry.id, entry.name);
+    const rows = await this.store.games(race.id);
     const progress: ProgressView[] = [];
     const standings: StandingView[] = [];
     for (const entry of entries) {
@@ -255,14 +214,14 @@ export class RaceService {
       lobbyClosesAt: race.state === 'lobby' ? race.lobbyClosesAt : null,
       capAt: race.capAt,
       graceSeconds: Math.round(this.timing.graceMs / 1000),
-      rematchOf: race.rematchOf === null ? null : (this.codeOf({ raceId: race.rematchOf }) ?? null),
-      rematch: finished ? this.rematchOf(race.id, entries) : null,
+      rematchOf: race.rematchOf === null ? null : await this.codeOf({ raceId: race.rematchOf }),
+      rematch: finished ? await this.rematchOf(race.id, entries) : null,
     };
   }
 
   /** The rematch of a finished race, once someone asked for it. */
-  private rematchOf(raceId: number, entries: readonly { id: number; rematch: 'accepted' | 'declined' | null }[]): RaceView['rematch'] {
-    const next = this.db.select({ code: races.code }).from(races).where(eq(races.rematchOf, raceId)).get();
+  private async rematchOf(raceId: number, entries: readonly RacerRow[]): Promise<RaceView['rematch']> {
+    const next = await this.store.rematchOf(raceId);
     if (!next) return null;
     const answered = (answer: string) => entries.filter((entry) => entry.rematch === answer).map((entry) => entry.id);
     return { code: next.code, accepted: answered('accepted'), declined: answered('declined') };
@@ -270,26 +229,22 @@ export class RaceService {
 
   /** The game `playerId` plays in race `code`, once dealt. */
   gameOf(code: string, playerId: number): Pending<LiveGame | undefined> {
-    const race = this.find(code);
-    if (!race) return undefined;
-    const row = this.db
-      .select({ id: games.id })
-      .from(games)
-      .where(and(eq(games.raceId, race.id), eq(games.playerId, playerId)))
-      .get();
-    return row && this.games.get(row.id);
+    return after(this.find(code), (race) =>
+      race === undefined ? undefined : after(this.store.gameIdOf(race.id, playerId), (id) => (id === undefined ? undefined : this.games.get(id))),
+    );
   }
 
   /** The code of the race a game belongs to, or null. */
-  codeOf(game: { raceId: number | null }): string | null {
-    if (game.raceId === null) return null;
-    let code = this.codes.get(game.raceId);
-    if (code === undefined) {
-      code = this.db.select({ code: races.code }).from(races).where(eq(races.id, game.raceId)).get()?.code;
-      if (code === undefined) return null;
-      this.codes.set(game.raceId, code);
-    }
-    return code;
+  codeOf(game: { raceId: number | null }): Pending<string | null> {
+    const { raceId } = game;
+    if (raceId === null) return null;
+    const code = this.codes.get(raceId);
+    if (code !== undefined) return code;
+    return after(this.store.byId(raceId), (race) => {
+      if (!race) return null;
+      this.codes.set(raceId, race.code);
+      return race.code;
+    });
   }
 
   private armCountdown(race: RaceRow): void {
@@ -315,49 +270,44 @@ export class RaceService {
   }
 
   /** Finishes the race if it is done; when the storage refuses the standings, tries again later. */
-  private finishOrRetry(raceId: number): void {
+  private async finishOrRetry(raceId: number): Promise<void> {
     try {
-      this.finishIfDone(raceId);
+      await this.finishIfDone(raceId);
     } catch (error) {
-      const code = noteStorageFailure(this.db, error);
-      if (code === undefined) throw error;
+      const code = this.games.storageFailure(error);
+      if (code === undefined) {
+        this.log.error({ err: error, raceId }, 'cannot finish the race');
+        return;
+      }
       this.log.error({ err: error, code, raceId }, 'cannot store the standings: retrying');
       const cancel = this.clock.setTimer(STORAGE_RETRY_MS, () => {
         this.retries.delete(cancel);
-        try {
-          this.finishOrRetry(raceId);
-        } catch (retryError) {
-          this.log.error({ err: retryError, raceId }, 'cannot finish the race');
-        }
+        void this.finishOrRetry(raceId);
       });
       this.retries.add(cancel);
     }
   }
 
   /** The countdown is over: every racer's game is dealt from the race seed and sent in the same tick. */
+  // In `after` steps, not async: on SQLite the games are dealt and sent in the timer's own turn.
   private deal(raceId: number): Pending<void> {
-    const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
-    if (!race || race.state !== 'countdown') return;
-    const startedAt = race.startsAt!;
-    // No race waits forever: without a time limit the hard cap stops it.
-    const capAt = race.timeLimitSeconds === null ? startedAt + this.timing.hardCapMs : null;
-    const deadline = capAt ?? startedAt + race.timeLimitSeconds! * 1000;
-    const entries = this.db.select().from(raceEntries).where(eq(raceEntries.raceId, raceId)).orderBy(asc(raceEntries.seat)).all();
-    const dealt = this.games.create(
-      entries.map((entry) => ({
-        kind: 'race' as const,
-        playerId: entry.playerId,
-        raceId,
-        variant: race.variant,
-        seed: race.seed,
-        startedAt,
-        deadline,
-      })),
-      { raceId, capAt },
-    );
-    return after(dealt, (dealt) => {
-      for (const game of dealt) this.transport.toPlayer(game.playerId, this.games.snapshot(game, race.code));
-      this.broadcastView(race.code);
+    return after(this.store.byId(raceId), (race) => {
+      if (!race || race.state !== 'countdown') return;
+      const startedAt = race.startsAt!;
+      // No race waits forever: without a time limit the hard cap stops it.
+      const capAt = race.timeLimitSeconds === null ? startedAt + this.timing.hardCapMs : null;
+      const deadline = capAt ?? startedAt + race.timeLimitSeconds! * 1000;
+      this.codes.set(raceId, race.code);
+      const dealt = after(this.store.entries(raceId), (entries) =>
+        this.games.create(
+          entries.map((entry) => ({ kind: 'race' as const, playerId: entry.playerId, raceId, variant: race.variant, seed: race.seed, startedAt, deadline })),
+          { raceId, capAt },
+        ),
+      );
+      return after(dealt, (dealt) => {
+        for (const game of dealt) this.transport.toPlayer(game.playerId, this.games.snapshot(game, race.code));
+        return after(this.broadcastView(race.code), () => undefined);
+      });
     });
   }
 
@@ -366,11 +316,13 @@ export class RaceService {
    * left or came back) goes at once, after whatever progress was waiting.
    */
   private gameChanged(game: LiveGame, statusChanged: boolean): void {
-    const code = this.codeOf(game);
-    if (code === null) return;
-    if (statusChanged) this.progress.urgent(code, game.id, game);
-    else this.progress.change(code, game.id, game);
-    if (game.state !== 'playing') this.finishOrRetry(game.raceId!);
+    const sent = after(this.codeOf(game), (code) => {
+      if (code === null) return;
+      if (statusChanged) this.progress.urgent(code, game.id, game);
+      else this.progress.change(code, game.id, game);
+      if (game.state !== 'playing') void this.finishOrRetry(game.raceId!);
+    });
+    if (sent instanceof Promise) sent.catch((error: unknown) => this.log.error({ err: error, gameId: game.id }, 'cannot tell the race of a game'));
   }
 
   private presenceChanged(playerId: number): void {
@@ -384,40 +336,29 @@ export class RaceService {
   /** Each changed racer's progress as it stands now (a coalesced send carries the latest). */
   private sendProgress(code: string, changed: readonly LiveGame[]): void {
     for (const game of changed) {
-      try {
-        this.transport.toRace(code, { type: 'progress', code, progress: this.progressOf(factsOf(game), this.nameOf(game.playerId)) });
-      } catch (error) {
-        this.log.error({ err: error, gameId: game.id }, 'cannot send race progress');
-      }
+      const facts = factsOf(game);
+      void recovering(
+        () => after(this.nameOf(game.playerId), (name) => this.transport.toRace(code, { type: 'progress', code, progress: this.progressOf(facts, name) })),
+        (error) => this.log.error({ err: error, gameId: game.id }, 'cannot send race progress'),
+      );
     }
   }
 
   /** Finishes a running race once none of its games is playing, storing the standings. */
-  private finishIfDone(raceId: number): void {
-    const race = this.db.select().from(races).where(eq(races.id, raceId)).get();
+  private async finishIfDone(raceId: number): Promise<void> {
+    const race = await this.store.byId(raceId);
     if (!race || race.state !== 'running') return;
-    const rows = this.db
-      .select({ game: games, name: players.name })
-      .from(raceEntries)
-      .innerJoin(players, eq(players.id, raceEntries.playerId))
-      .innerJoin(games, and(eq(games.raceId, raceEntries.raceId), eq(games.playerId, raceEntries.playerId)))
-      .where(eq(raceEntries.raceId, raceId))
-      .orderBy(asc(raceEntries.seat))
-      .all();
-    if (rows.length === 0 || rows.some(({ game }) => game.status === 'playing')) return;
-    const finishedAt = Math.max(...rows.map(({ game }) => game.finishedAt ?? 0));
-    const standings = rankStandings(rows.map(({ game, name }) => finisherOf(game, name)));
-    this.transaction(() => {
-      for (const standing of standings) {
-        this.db
-          .update(raceEntries)
-          .set({ rank: standing.rank })
-          .where(and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, standing.playerId)))
-          .run();
-      }
-      this.db.update(races).set({ state: 'finished', finishedAt }).where(eq(races.id, raceId)).run();
+    const racers = await this.store.racers(raceId);
+    const rows = await this.store.games(raceId);
+    const played = racers.flatMap((racer) => {
+      const game = rows.find((row) => row.playerId === racer.id);
+      return game ? [{ game, name: racer.name }] : [];
     });
-    this.broadcastView(race.code);
+    if (played.length === 0 || played.some(({ game }) => game.status === 'playing')) return;
+    const finishedAt = Math.max(...played.map(({ game }) => game.finishedAt ?? 0));
+    const standings = rankStandings(played.map(({ game, name }) => finisherOf(game, name)));
+    await this.store.finish(raceId, standings, finishedAt);
+    await this.broadcastView(race.code);
   }
 
   private progressOf(game: GameFacts, name: string): ProgressView {
@@ -435,13 +376,13 @@ export class RaceService {
     };
   }
 
-  private nameOf(playerId: number): string {
-    let name = this.names.get(playerId);
-    if (name === undefined) {
-      name = this.db.select({ name: players.name }).from(players).where(eq(players.id, playerId)).get()?.name ?? '';
-      this.names.set(playerId, name);
-    }
-    return name;
+  private nameOf(playerId: number): Pending<string> {
+    const name = this.names.get(playerId);
+    if (name !== undefined) return name;
+    return after(this.players.byId(playerId), (player) => {
+      this.names.set(playerId, player?.name ?? '');
+      return player?.name ?? '';
+    });
   }
 
   /** Tells a race's watchers what happened to its seats (the new view follows). */
@@ -450,26 +391,29 @@ export class RaceService {
     this.transport.toRace(code, { type: 'race-event', code, event });
   }
 
-  broadcastView(code: string): RaceView {
+  async broadcastView(code: string): Promise<RaceView> {
+    const view = (await this.view(code))!;
     // No progress may arrive after the race view that already holds it.
     this.progress.flush(code);
-    const view = this.view(code)!;
     this.transport.toRace(code, { type: 'race', race: view, serverTime: this.clock.now() });
     return view;
   }
 
-  find(code: string): RaceRow | undefined {
-    return this.db.select().from(races).where(eq(races.code, code)).get();
+  find(code: string): Pending<RaceRow | undefined> {
+    return this.store.byCode(code);
   }
 
-  mustFind(code: string): RaceRow {
-    const race = this.find(code);
+  async mustFind(code: string): Promise<RaceRow> {
+    const race = await this.find(code);
     if (!race) throw new Refusal('unknown-race', `there is no race ${code}`);
     return race;
   }
 
-  private freshCode(): string {
-    return freshShareCode((code) => this.find(code) !== undefined);
+  private async freshCode(): Promise<string> {
+    for (;;) {
+      const code = randomShareCode();
+      if (!(await this.find(code))) return code;
+    }
   }
 }
 
@@ -482,7 +426,7 @@ const CLOSED_WORDS = {
 const closedError = (race: RaceRow): Refusal =>
   new Refusal('race-closed', `race ${race.code} is closed: ${CLOSED_WORDS[race.closedReason ?? 'empty']}`);
 
-const finisherOf = (game: typeof games.$inferSelect, name: string): Finisher => ({
+const finisherOf = (game: GameRow, name: string): Finisher => ({
   playerId: game.playerId,
   name,
   gameId: game.id,

@@ -6,67 +6,41 @@
  * then only its own player gets its record, also while playing. The seed is in a record (and a
  * summary) only once it is revealed.
  */
-import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { makeRecord, type RecordJson } from '../shared/index.js';
 import type { GameSummary, HistoryView, Page, PlayerView } from '../contract/index.js';
 import type { DailyService } from './daily.js';
-import type { Db } from './db/index.js';
-import { games, players, raceEntries, races, series } from './db/schema.js';
 import { Refusal } from './errors.js';
 import { storedLayout, type GameService, type LiveGame } from './games.js';
-import { after, type Pending } from './ports.js';
+import type { ReplayStore, SummaryRow } from './stores.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** Games with what a summary needs: the player's name, the race's code, state and the game's standing in it, the series' code. */
-const summaryRows = (db: Db) =>
-  db
-    .select({ game: games, name: players.name, raceCode: races.code, raceState: races.state, raceRank: raceEntries.rank, seriesCode: series.code })
-    .from(games)
-    .innerJoin(players, eq(players.id, games.playerId))
-    .leftJoin(races, eq(races.id, games.raceId))
-    .leftJoin(series, eq(series.id, games.seriesId))
-    .leftJoin(raceEntries, and(eq(raceEntries.raceId, games.raceId), eq(raceEntries.playerId, games.playerId)));
-type SummaryRow = ReturnType<ReturnType<typeof summaryRows>['all']>[number];
-
 export class ReplayService {
-  private readonly query;
-
   constructor(
-    db: Db,
+    private readonly store: ReplayStore,
     private readonly gameService: GameService,
     private readonly daily: DailyService,
-  ) {
-    const playerId = sql.placeholder('playerId');
-    this.query = {
-      one: summaryRows(db).where(eq(games.id, sql.placeholder('id'))).prepare(),
-      history: summaryRows(db)
-        .where(eq(games.playerId, playerId))
-        .orderBy(desc(games.id))
-        .limit(sql.placeholder('limit'))
-        .offset(sql.placeholder('offset'))
-        .prepare(),
-      total: db.select({ n: count() }).from(games).where(eq(games.playerId, playerId)).prepare(),
-    };
-  }
+  ) {}
 
-  summary(id: number, viewer: PlayerView | null): GameSummary {
-    return this.summaryOf(this.row(id), viewer);
+  async summary(id: number, viewer: PlayerView | null): Promise<GameSummary> {
+    return this.summaryOf(await this.row(id), viewer);
   }
 
   /** A player's games, newest first, each with the summary anyone may see (and their own records). */
-  history(player: PlayerView, { limit, offset }: Page): HistoryView {
-    const rows = this.query.history.all({ playerId: player.id, limit, offset });
-    const total = this.query.total.get({ playerId: player.id })!.n;
-    return { total, limit, offset, games: rows.map((row) => this.summaryOf(row, player)) };
+  async history(player: PlayerView, { limit, offset }: Page): Promise<HistoryView> {
+    const rows = await this.store.history(player.id, limit, offset);
+    const total = await this.store.gameCount(player.id);
+    const games: GameSummary[] = [];
+    for (const row of rows) games.push(await this.summaryOf(row, player));
+    return { total, limit, offset, games };
   }
 
   /**
    * The game's `lucie-record/1`: the stored deals and move log with who, when and how it ended in
    * `meta`. Refused to anyone but its player while the game is being played or its contest is on.
    */
-  record(id: number, viewer: PlayerView | null): Pending<{ record: RecordJson; filename: string }> {
-    const row = this.row(id);
+  async record(id: number, viewer: PlayerView | null): Promise<{ record: RecordJson; filename: string }> {
+    const row = await this.row(id);
     const { game } = row;
     const revealed = this.revealed(row);
     if (viewer?.id !== game.playerId) {
@@ -75,15 +49,15 @@ export class ReplayService {
       }
       if (!revealed) throw new Refusal('record-hidden', this.hiddenBecause(row));
     }
-    return after(this.gameService.get(id), (live) => this.recordOf(row, live!, revealed));
+    return this.recordOf(row, (await this.gameService.get(id))!, revealed);
   }
 
   /**
    * Why game `id`'s seed is not public yet (it is being played, or its race or day is still on),
    * or null once it is; an unknown game is refused.
    */
-  whyHidden(id: number): string | null {
-    const row = this.row(id);
+  async whyHidden(id: number): Promise<string | null> {
+    const row = await this.row(id);
     if (row.game.status === 'playing') return `game ${id} is still being played`;
     return this.revealed(row) ? null : this.hiddenBecause(row);
   }
@@ -113,14 +87,14 @@ export class ReplayService {
   }
 
   /** The stored row of a game, first ending it if its deadline has passed unseen. */
-  private row(id: number): SummaryRow {
-    const row = this.query.one.get({ id });
+  private async row(id: number): Promise<SummaryRow> {
+    const row = await this.store.summary(id);
     if (!row) throw new Refusal('unknown-game', `there is no game ${id}`, { field: 'id' });
     if (row.game.status !== 'playing') return row;
     const live = this.gameService.live(id);
     if (!live) return row;
     this.gameService.expireIfDue(live);
-    return live.state === 'playing' ? row : this.query.one.get({ id })!;
+    return live.state === 'playing' ? row : (await this.store.summary(id))!;
   }
 
   /** Whether the game's contest is over: its seed and moves are public. */
@@ -146,7 +120,7 @@ export class ReplayService {
     }
   }
 
-  private summaryOf(row: SummaryRow, viewer: PlayerView | null): GameSummary {
+  private async summaryOf(row: SummaryRow, viewer: PlayerView | null): Promise<GameSummary> {
     const { game } = row;
     const revealed = this.revealed(row);
     return {
@@ -167,7 +141,7 @@ export class ReplayService {
         finishedAt: game.finishedAt,
         elapsedMs: game.finishedAt === null ? null : game.finishedAt - game.startedAt,
       },
-      rank: row.raceRank ?? this.daily.rankOf(game),
+      rank: row.raceRank ?? (await this.daily.rankOf(game)),
       seed: revealed ? game.seed : null,
       recordAvailable: viewer?.id === game.playerId || (game.status !== 'playing' && revealed),
     };

@@ -60,10 +60,13 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     return layout;
   };
 
-  const solve = (state: DealState, deal: number): Outcome => {
+  /** The outcome from `state`; in the last deal only above `floor` (see bestInDeal), null when it cannot beat it. */
+  const solve = (state: DealState, deal: number, floor = state.home): Outcome | null => {
     if (deal >= rules.redeals) {
-      const best = bestInDeal(state, budget);
-      return { value: best.max, exact: best.exact, moves: best.moves, redealAt: null };
+      const best = bestInDeal(state, budget, floor);
+      if (best.max > floor || floor <= state.home) return { value: best.max, exact: best.exact, moves: best.moves, redealAt: null };
+      // Nothing above the floor: proved (null), or the budget ran out first (only the cards home are sure).
+      return best.exact ? null : { value: state.home, exact: false, moves: [], redealAt: null };
     }
     // Each foundation state is judged as soon as the search first reaches it, so a win found
     // early ends the search of this deal. Not redealing never beats redealing (the foundations
@@ -79,7 +82,12 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
       const key = keyOf(deal + 1, heights);
       let next = known.get(key);
       if (!next) {
-        next = solve(DealState.redealt(rules, heights, layoutOf(deal + 1, heights), deal + 1), deal + 1);
+        // A last deal is searched only for more than this deal already has: when it cannot beat
+        // that, the outcome stands and nothing is kept, since another line reaching this state
+        // with less in hand needs its exact value.
+        const found = solve(DealState.redealt(rules, heights, layoutOf(deal + 1, heights), deal + 1), deal + 1, outcome.value);
+        if (!found) return false;
+        next = found;
         known.set(key, next);
       }
       if (!next.exact) outcome.exact = false;
@@ -91,7 +99,7 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     return outcome;
   };
 
-  const first = solve(DealState.fromPosition(position), position.redealsUsed);
+  const first = solve(DealState.fromPosition(position), position.redealsUsed)!;
   const actions: Action[] = [];
   const redeals: Layout[] = [];
   for (let outcome = first, deal = position.redealsUsed; ; ) {

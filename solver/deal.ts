@@ -18,9 +18,12 @@ export interface DealSolution {
  * The best count in the deal from `state`, with pruning, and the moves that reach it. Branch and
  * bound: a position whose `bound` is no more than the best found cannot lead higher, so its
  * moves are left unsearched, and the search ends once the best found meets the root's bound.
+ * With a `floor` above the cards home, only counts above it are sought (the search starts as if
+ * it had found the floor): a `max` above the floor is the deal's exact best, one at the floor
+ * only says the best is no higher.
  */
-export function bestInDeal(state: DealState, budget: Budget): { max: number; exact: boolean; moves: number[] } {
-  let max = state.home;
+export function bestInDeal(state: DealState, budget: Budget, floor = state.home): { max: number; exact: boolean; moves: number[] } {
+  let max = Math.max(floor, state.home);
   let moves: number[] = [];
   const ceiling = state.bound();
   const complete = explore(state, true, budget, (live, path) => {

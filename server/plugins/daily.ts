@@ -17,28 +17,28 @@ declare module 'fastify' {
  */
 export default fp<{ secret?: string }>(
   async (app, { secret }) => {
-    const daily = new DailyService(app.db, app.games, app.clock, secret ?? storedDailySecret(app.db, app.clock.now()));
+    const daily = new DailyService(app.storage.daily, app.games, app.clock, secret ?? (await storedDailySecret(app.storage.daily, app.clock.now())));
     app.decorate('daily', daily);
 
     const api = app.withTypeProvider<ZodTypeProvider>();
     const dailyAnswers = { 200: dailyAnswer, ...ERROR_ANSWERS };
-    api.get('/api/daily', { schema: { response: dailyAnswers } }, async (request) => ({ daily: daily.view(daily.today(), request.player) }));
+    api.get('/api/daily', { schema: { response: dailyAnswers } }, async (request) => ({ daily: await daily.view(daily.today(), request.player) }));
 
     api.get('/api/daily/:day', { schema: { params: dayParams, response: dailyAnswers } }, async (request) => ({
-      daily: daily.view(request.params.day, request.player),
+      daily: await daily.view(request.params.day, request.player),
     }));
 
     api.post('/api/daily/start', { schema: { response: { 200: dailyStartAnswer, 201: dailyStartAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
       const player = currentPlayer(request);
       const { day, game, created } = await daily.start(player);
       reply.code(created ? 201 : 200);
-      return { daily: daily.view(day, player), game: app.games.snapshot(game, null) };
+      return { daily: await daily.view(day, player), game: app.games.snapshot(game, null) };
     });
 
     api.get(
       '/api/daily/:day/leaderboard',
       { schema: { params: dayParams, querystring: leaderboardQuery, response: { 200: leaderboardAnswer, ...ERROR_ANSWERS } } },
-      async (request) => ({ leaderboard: daily.leaderboard(request.params.day, request.query, request.player) }),
+      async (request) => ({ leaderboard: await daily.leaderboard(request.params.day, request.query, request.player) }),
     );
   },
   { name: 'daily', dependencies: ['db', 'players', 'games'] },

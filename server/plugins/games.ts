@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin';
-import { SqliteGameStore } from '../db/game-store.js';
 import { GameService } from '../games.js';
 
 declare module 'fastify' {
@@ -11,7 +10,7 @@ declare module 'fastify' {
 /** The game service; its unfinished games are rebuilt from their move logs once every listener is in place. */
 export default fp(
   async (app) => {
-    const games = new GameService(new SqliteGameStore(app.db), app.hub, app.clock, app.log);
+    const games = new GameService(app.storage.games, app.hub, app.clock, app.log);
     app.decorate('games', games);
     app.addHook('onReady', async () => games.loadPlaying());
     app.addHook('preClose', async () => {

@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { healthAnswer, readyAnswer, type ReadyAnswer } from '../../contract/index.js';
-import { storageReady } from '../db/index.js';
+import { healthAnswer, readyAnswer } from '../../contract/index.js';
 import { ERROR_ANSWERS } from '../http.js';
 
 /**
@@ -22,18 +21,8 @@ export default fp(
     });
     api.get('/api/ready', { schema: { response: { 200: readyAnswer, 503: readyAnswer, ...ERROR_ANSWERS } } }, async (_request, reply) => {
       const closing = app.games.closing;
-      let database: ReadyAnswer['database'] = 'ok';
-      try {
-        app.db.$client.prepare('select 1').get();
-        const storage = storageReady(app.db);
-        if (!storage.ready) {
-          app.log.warn({ code: storage.code }, 'readiness: the database cannot take writes');
-          database = 'unavailable';
-        }
-      } catch (error) {
-        app.log.warn({ err: error }, 'readiness: the database does not answer');
-        database = 'unreachable';
-      }
+      const { database, code } = await app.storage.ready();
+      if (database !== 'ok') app.log.warn({ code, database }, 'readiness: the database cannot take writes');
       const ready = !closing && database === 'ok';
       reply.code(ready ? 200 : 503);
       return { ready, closing, database };

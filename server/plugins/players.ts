@@ -1,13 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createPlayerAnswer, createPlayerBody, meAnswer, type PlayerView } from '../../contract/index.js';
-import type { Db } from '../db/index.js';
-import { players } from '../db/schema.js';
 import { Refusal } from '../errors.js';
 import { ERROR_ANSWERS } from '../http.js';
+import type { Pending } from '../ports.js';
+import type { PlayerStore } from '../stores.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,8 +19,8 @@ declare module 'fastify' {
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** The player owning `token`, or undefined. */
-export function playerByToken(db: Db, token: string): PlayerView | undefined {
-  return db.select({ id: players.id, name: players.name }).from(players).where(eq(players.tokenHash, hashToken(token))).get();
+export function playerByToken(store: PlayerStore, token: string): Pending<PlayerView | undefined> {
+  return store.byTokenHash(hashToken(token));
 }
 
 /** The authenticated player of a request, or a 401. */
@@ -40,7 +39,7 @@ export default fp(
       const header = request.headers.authorization;
       if (header === undefined) return;
       const token = BEARER.exec(header)?.[1];
-      const player = token === undefined ? undefined : playerByToken(app.db, token);
+      const player = token === undefined ? undefined : await playerByToken(app.storage.players, token);
       if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again');
       request.player = player;
     });
@@ -49,15 +48,9 @@ export default fp(
     api.post('/api/players', { schema: { body: createPlayerBody, response: { 201: createPlayerAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
       const { name } = request.body;
       const token = randomBytes(32).toString('base64url');
-      // `.all()`, never `.get()`: an autocommit INSERT … RETURNING stopped after its first row
-      // commits without ever running SQLite's automatic checkpoint (the log would grow forever).
-      const [player] = app.db
-        .insert(players)
-        .values({ name, tokenHash: hashToken(token), createdAt: app.clock.now() })
-        .returning({ id: players.id, name: players.name })
-        .all();
+      const player = await app.storage.players.create(name, hashToken(token), app.clock.now());
       reply.code(201);
-      return { player: player!, token };
+      return { player, token };
     });
 
     api.get('/api/me', { schema: { response: { 200: meAnswer, ...ERROR_ANSWERS } } }, async (request) => ({ player: currentPlayer(request) }));

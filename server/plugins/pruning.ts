@@ -1,24 +1,23 @@
 import fp from 'fastify-plugin';
-import { noteStorageFailure } from '../db/index.js';
-import { DEFAULT_PRUNING_RULES, pruneUnusedIdentities, type PruningRules } from '../pruning.js';
+import { DEFAULT_PRUNING_RULES, type PruningRules } from '../pruning.js';
 
 /** Deletes unused identities past their retention period, once at start and then every interval. */
 export default fp<Partial<PruningRules>>(
   async (app, options) => {
     const rules = { ...DEFAULT_PRUNING_RULES, ...options };
     let cancel: (() => void) | undefined;
-    const round = () => {
+    const round = async () => {
       try {
-        const pruned = pruneUnusedIdentities(app.db, app.clock.now() - rules.retentionMs);
+        const pruned = await app.storage.players.pruneUnused(app.clock.now() - rules.retentionMs);
         if (pruned > 0) app.log.info({ pruned }, 'unused identities past their retention period deleted');
       } catch (error) {
         // Not urgent: the next round tries again.
-        const code = noteStorageFailure(app.db, error);
+        const code = app.storage.failure(error);
         app.log.error({ err: error, code }, 'cannot prune unused identities');
       }
-      cancel = app.clock.setTimer(rules.intervalMs, round);
+      cancel = app.clock.setTimer(rules.intervalMs, () => void round());
     };
-    app.addHook('onReady', async () => round());
+    app.addHook('onReady', round);
     app.addHook('preClose', async () => cancel?.());
   },
   { name: 'pruning', dependencies: ['db'] },

@@ -19,7 +19,7 @@ const onRace = { params: raceCodeParams, ...answers };
 /** Races over HTTP: create, join, look, start, leave, kick, cancel, rematch, and the replay once finished. Live play is on the websocket. */
 export default fp<RaceTiming>(
   async (app, timing) => {
-    const races = new RaceService(app.db, app.games, app.hub, app.clock, app.log, timing);
+    const races = new RaceService(app.storage.races, app.storage.players, app.games, app.hub, app.clock, app.log, timing);
     app.decorate('races', races);
     // After the games are loaded (games' onReady runs first): deadlines may have finished races.
     app.addHook('onReady', async () => races.resume());
@@ -29,46 +29,46 @@ export default fp<RaceTiming>(
     api.post('/api/races', { schema: { body: createRaceBody, response: { 201: raceAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
       const player = currentPlayer(request);
       reply.code(201);
-      return { race: races.create(player, request.body) };
+      return { race: await races.create(player, request.body) };
     });
 
     api.get('/api/races/:code', { schema: onRace }, async (request) => {
-      const race = races.view(request.params.code);
+      const race = await races.view(request.params.code);
       if (!race) throw new Refusal('unknown-race', `there is no race ${request.params.code}`);
       return { race };
     });
 
     api.get('/api/races/:code/replay', { schema: { params: raceCodeParams, response: { 200: raceReplayAnswer, ...ERROR_ANSWERS } } }, async (request) =>
-      raceReplay(app.db, races, request.params.code),
+      raceReplay(app.storage.replays, races, request.params.code),
     );
 
-    api.post('/api/races/:code/join', { schema: onRace }, async (request) => ({ race: races.join(currentPlayer(request), request.params.code) }));
+    api.post('/api/races/:code/join', { schema: onRace }, async (request) => ({ race: await races.join(currentPlayer(request), request.params.code) }));
 
-    api.post('/api/races/:code/start', { schema: onRace }, async (request) => ({ race: races.start(currentPlayer(request), request.params.code) }));
+    api.post('/api/races/:code/start', { schema: onRace }, async (request) => ({ race: await races.start(currentPlayer(request), request.params.code) }));
 
     api.post('/api/races/:code/leave', { schema: onRace }, async (request) => {
       const player = currentPlayer(request);
       const { code } = request.params;
-      races.lifecycle.leave(player, races.mustFind(code));
-      return { race: races.view(code)! };
+      await races.lifecycle.leave(player, await races.mustFind(code));
+      return { race: (await races.view(code))! };
     });
 
     api.post('/api/races/:code/kick', { schema: { ...onRace, body: kickBody } }, async (request) => {
       const player = currentPlayer(request);
       const { code } = request.params;
-      races.lifecycle.kick(player, races.mustFind(code), request.body.playerId);
-      return { race: races.view(code)! };
+      await races.lifecycle.kick(player, await races.mustFind(code), request.body.playerId);
+      return { race: (await races.view(code))! };
     });
 
     api.post('/api/races/:code/cancel', { schema: onRace }, async (request) => {
       const player = currentPlayer(request);
       const { code } = request.params;
-      races.lifecycle.cancel(player, races.mustFind(code));
-      return { race: races.view(code)! };
+      await races.lifecycle.cancel(player, await races.mustFind(code));
+      return { race: (await races.view(code))! };
     });
 
     api.post('/api/races/:code/rematch', { schema: { ...onRace, body: rematchBody } }, async (request) => ({
-      race: races.rematch(currentPlayer(request), request.params.code, request.body.answer),
+      race: await races.rematch(currentPlayer(request), request.params.code, request.body.answer),
     }));
   },
   { name: 'races', dependencies: ['db', 'players', 'games'] },

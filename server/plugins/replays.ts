@@ -4,6 +4,7 @@ import { gameIdParams, gameSummaryAnswer, historyAnswer, historyQuery, playerIdP
 import { ERROR_ANSWERS } from '../http.js';
 import { playerStats } from '../player-stats.js';
 import { ReplayService } from '../replays.js';
+import { seriesOfPlayer } from '../series.js';
 import { currentPlayer } from './players.js';
 
 declare module 'fastify' {
@@ -15,12 +16,12 @@ declare module 'fastify' {
 /** Stored games over HTTP: a game's summary and record (for replays and downloads), a player's history and record. */
 export default fp(
   async (app) => {
-    const replays = new ReplayService(app.db, app.games, app.daily);
+    const replays = new ReplayService(app.storage.replays, app.games, app.daily);
     app.decorate('replays', replays);
 
     const api = app.withTypeProvider<ZodTypeProvider>();
     api.get('/api/games/:id', { schema: { params: gameIdParams, response: { 200: gameSummaryAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
-      game: replays.summary(request.params.id, request.player),
+      game: await replays.summary(request.params.id, request.player),
     }));
 
     api.get('/api/games/:id/record', { schema: { params: gameIdParams, response: { 200: recordAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
@@ -30,11 +31,11 @@ export default fp(
     });
 
     api.get('/api/players/:id/stats', { schema: { params: playerIdParams, response: { 200: playerStatsAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
-      stats: playerStats(app.db, request.params.id),
+      stats: await playerStats(app.storage.players, request.params.id, (playerId) => (app.storage.kind === 'sqlite' ? seriesOfPlayer(app.db, playerId) : [])),
     }));
 
     api.get('/api/me/games', { schema: { querystring: historyQuery, response: { 200: historyAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
-      history: replays.history(currentPlayer(request), request.query),
+      history: await replays.history(currentPlayer(request), request.query),
     }));
   },
   { name: 'replays', dependencies: ['db', 'players', 'games', 'daily'] },

@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
 import { CLIENT_MESSAGE_TYPES, clientMessage, socketQuery, type ClientMessage, type ServerMessageOf } from '../../contract/index.js';
-import { noteStorageFailure } from '../db/index.js';
 import { describeZodError, Refusal } from '../errors.js';
 import { ERROR_ANSWERS } from '../http.js';
 import { send, type Peer } from '../hub.js';
@@ -104,7 +103,7 @@ export default fp<{ limits: SocketLimits }>(
       preHandler: async (request) => {
         const { token } = request.query;
         if (token === undefined) return;
-        const player = playerByToken(app.db, token);
+        const player = await playerByToken(app.storage.players, token);
         if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again', { field: 'token' });
         request.player = player;
       },
@@ -116,12 +115,27 @@ export default fp<{ limits: SocketLimits }>(
         const bucket = new TokenBucket(limits.burst, limits.perSecond, app.clock.now());
         const log = request.log.child({ playerId: peer.player?.id ?? null });
         // Handlers first, synchronously: frames sent right after the upgrade must not be lost.
-        socket.on('message', (data, isBinary) => {
+        // A frame whose answer comes later (a store that answers later, a race view) holds back the
+        // socket's next frames until it is answered: every frame is answered in the order it came.
+        let answering: Promise<void> | undefined;
+        const take = (data: RawData, isBinary: boolean): Promise<void> | void => {
           try {
-            onFrame(data, isBinary);
+            return onFrame(data, isBinary);
           } catch (error) {
             failed(error);
+            return undefined;
           }
+        };
+        const holdBack = (pending: Promise<void>) => {
+          const settled: Promise<void> = pending.then(() => {
+            if (answering === settled) answering = undefined;
+          });
+          answering = settled;
+        };
+        socket.on('message', (data, isBinary) => {
+          if (answering !== undefined) return holdBack(answering.then(() => take(data, isBinary)));
+          const pending = take(data, isBinary);
+          if (pending instanceof Promise) holdBack(pending);
         });
         socket.on('pong', () => ((socket as WebSocket & { lucieAlive?: boolean }).lucieAlive = true));
         socket.on('close', () => {
@@ -140,7 +154,7 @@ export default fp<{ limits: SocketLimits }>(
           reply({ code: 'internal', message: 'the server failed on this message; nothing was applied' });
         };
 
-        function onFrame(data: RawData, isBinary: boolean): void {
+        function onFrame(data: RawData, isBinary: boolean): Promise<void> | void {
           if (!bucket.take(app.clock.now())) {
             if (!bucket.warned) {
               bucket.warned = true;
@@ -191,8 +205,8 @@ export default fp<{ limits: SocketLimits }>(
           };
           // A store that answers later (not SQLite) settles the message then, in the game's order.
           const outcome = handleOrRefuse(message);
-          if (outcome instanceof Promise) outcome.then(refuse, failed);
-          else refuse(outcome);
+          if (outcome instanceof Promise) return outcome.then(refuse, failed);
+          refuse(outcome);
         }
 
         /** A storage failure is the player's to retry, not a server fault: the write was rolled back. */
@@ -200,11 +214,23 @@ export default fp<{ limits: SocketLimits }>(
           try {
             return handle(message);
           } catch (error) {
-            const code = noteStorageFailure(app.db, error);
+            const code = app.storage.failure(error);
             if (code === undefined) throw error;
             log.warn({ err: error, code, request: message.type }, 'storage failure: message refused, nothing changed');
             return new Refusal('storage-unavailable', `the database cannot store this now (${code}): nothing changed, send it again in a moment`);
           }
+        }
+
+        /** The race's view, then (for its racer) their game, then every change as it happens. */
+        async function watch(code: string): Promise<Refusal | undefined> {
+          const race = await app.races.view(code);
+          if (!race) return new Refusal('unknown-race', `there is no race ${code}`, { field: 'code' });
+          app.hub.watch(peer, code);
+          send(socket, { type: 'race', race, serverTime: app.clock.now() });
+          if (!peer.player) return undefined;
+          const game = await app.races.gameOf(code, peer.player.id);
+          if (game) send(socket, app.games.snapshot(game, code));
+          return undefined;
         }
 
         function handle(message: ClientMessage): Pending<Refusal | undefined> {
@@ -213,15 +239,7 @@ export default fp<{ limits: SocketLimits }>(
               send(socket, { type: 'pong', serverTime: app.clock.now() });
               return undefined;
             case 'watch': {
-              const race = app.races.view(message.code);
-              if (!race) return new Refusal('unknown-race', `there is no race ${message.code}`, { field: 'code' });
-              app.hub.watch(peer, message.code);
-              send(socket, { type: 'race', race, serverTime: app.clock.now() });
-              if (!peer.player) return undefined;
-              return after(app.races.gameOf(message.code, peer.player.id), (game) => {
-                if (game) send(socket, app.games.snapshot(game, message.code));
-                return undefined;
-              });
+              return watch(message.code);
             }
             case 'unwatch':
               app.hub.unwatch(peer, message.code);

@@ -53,7 +53,7 @@ describe('two browsers race one seed', () => {
     await ana.page.getByRole('button', { name: 'Save name' }).click();
     await expect.poll(() => ana.page.getByTestId('my-name').textContent()).toBe('Ana');
     await ana.page.getByLabel('Seats').selectOption('2');
-    await expect.poll(() => ana.page.getByLabel('Variant').inputValue()).toBe('strict');
+    await expect.poll(() => ana.page.getByRole('form', { name: 'Create a race' }).getByLabel('Variant').inputValue()).toBe('strict');
     await ana.page.getByRole('button', { name: 'Create race' }).click();
     await ana.page.waitForURL(/\/race\/[A-Z0-9]{6}$/);
     code = new URL(ana.page.url()).pathname.split('/')[2]!;
@@ -161,6 +161,17 @@ describe('two browsers race one seed', () => {
     }
     const outcome = anaBoard.position.isWon() ? 'You won' : 'Game over (out of moves)';
     await ana.page.getByText(outcome).waitFor();
+    // Where each board is on the page before the race ends (clicking Resign scrolls): the results must not move it.
+    const boardBox = (page: Page) =>
+      page.getByRole('region', { name: 'Your board' }).evaluate((board) => {
+        // The board's corner and width, and the last fan's slot (a squeezed board would move it).
+        const { left, top, width } = board.getBoundingClientRect();
+        const fan = board.querySelectorAll('.fan');
+        const last = fan[fan.length - 1]!.getBoundingClientRect();
+        return { left, top: top + window.scrollY, width, lastFan: [last.left, last.top + window.scrollY, last.width, last.height] };
+      });
+    const anaBefore = await boardBox(ana.page);
+    const boBefore = await boardBox(bo.page);
 
     await bo.page.getByRole('button', { name: 'Resign' }).click();
     await bo.page.getByRole('button', { name: 'Really resign?' }).click();
@@ -181,6 +192,10 @@ describe('two browsers race one seed', () => {
     expect((await rows(bo.page)).map((row) => [row[0], row[1]!.replace(' (you)', '')])).toEqual(expected.map((row) => [row[0], row[1]]));
     expect(race.standings!.find((standing) => standing.name === 'Ana')!.foundations).toBe(anaBoard.position.foundationCount());
     expect(race.standings!.find((standing) => standing.name === 'Bo')!.foundations).toBe(boBoard.position.foundationCount());
+    await screenshot(ana.page, '5-finished-board-desktop');
+    await screenshot(bo.page, '5-finished-board-phone');
+    expect(await boardBox(ana.page)).toEqual(anaBefore);
+    expect(await boardBox(bo.page)).toEqual(boBefore);
     await screenshot(ana.page, '5-standings-desktop', true);
     await screenshot(bo.page, '5-standings-phone', true);
     await expect.poll(() => standings(eve.page).count()).toBe(2);

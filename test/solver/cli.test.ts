@@ -69,6 +69,18 @@ describe('lucie solve', () => {
     expect(lucie(['solve', board, '--redeals-used', 'two']).stderr).toMatch(/--redeals-used must be a whole number/);
   });
 
+  it('--merci-used takes the merci away from a board in its last deal', () => {
+    const record = join(dir, 's3-merci.json');
+    writeFileSync(record, lucie(['deal', '--seed', 's3', '--variant', 'merci']).stdout);
+    const board = join(dir, 's3-merci.board');
+    writeFileSync(board, lucie(['board', record]).stdout);
+    const max = (extra: string[]) => lines(lucie(['solve', board, '--variant', 'merci', '--redeals-used', '2', ...extra]).stdout)[0].firstDealMax;
+    expect(max([])).toBe(36);
+    expect(max(['--merci-used'])).toBe(15);
+    expect(lines(lucie(['solve', record, '--merci-used']).stdout)[0].error).toMatch(/--merci-used is for boards/);
+    expect(lucie(['solve', '--seed', 's3', '--merci-used']).stderr).toMatch(/--merci-used is for boards given as files/);
+  });
+
   it('gives a clear error for a bad input and exits 1, other inputs still solved', () => {
     const bad = join(dir, 'bad.txt');
     writeFileSync(bad, 'QD 2S 8C');

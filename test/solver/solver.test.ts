@@ -11,7 +11,9 @@ import {
   type Layout,
   type VariantId,
 } from '../../shared/index.js';
-import { seedDealer, solveClairvoyant, solveDeal, solvePar, type Dealer } from '../../solver/index.js';
+import { Budget, seedDealer, solveClairvoyant, solveDeal, solvePar, type Dealer } from '../../solver/index.js';
+import { bestInDeal } from '../../solver/deal.js';
+import { actionOf, DealState } from '../../solver/state.js';
 import { seededRandom } from '../../bench/measure.js';
 import { DEAD, DEAD_TREFOIL, WINNABLE, play, start, swap } from '../shared/helpers.js';
 import { referenceBest, smallPosition } from './reference.js';
@@ -202,6 +204,21 @@ describe('properties over real seeds', () => {
         const other = solvePar(start.value, swappedFrom(from), { nodes: 200_000 });
         expect(before(other.actions, from)).toEqual(before(par.actions, from));
       }
+    }
+  });
+});
+
+describe('the deal search above a floor (the clairvoyant solver’s last deals)', () => {
+  it('finds the exact best when it is above the floor, and only the floor when it is not', () => {
+    for (const seed of ['s0', 'p1', 'p2']) {
+      const dealt = Position.start('strict', dealLayout(seed, 'strict'));
+      if (!dealt.ok) throw new Error(dealt.error);
+      const position = dealt.value;
+      const { max } = solveDeal(position);
+      const below = bestInDeal(DealState.fromPosition(position), new Budget(), max - 1);
+      expect(below).toMatchObject({ max, exact: true });
+      expect(replay(position, below.moves.map(actionOf)).foundationCount()).toBe(max);
+      for (const floor of [max, max + 3]) expect(bestInDeal(DealState.fromPosition(position), new Budget(), floor)).toEqual({ max: floor, exact: true, moves: [] });
     }
   });
 });

@@ -36,6 +36,9 @@ export const CLOSED_TEXT: { readonly [reason in ClosedReason]: string } = {
   empty: 'This lobby closed: everyone left it.',
 };
 
+/** `1 card`, `12 cards`. */
+export const cards = (count: number): string => `${count} ${count === 1 ? 'card' : 'cards'}`;
+
 /** `4:07` or `1:02:03`: a duration in minutes and seconds; with `tenths`, `4:07.3` (ranked times, where ties are close). */
 export function duration(ms: number, tenths = false): string {
   const total = Math.max(0, Math.floor(ms / 1000));

@@ -1,5 +1,5 @@
 import type { ProgressView } from './contract.js';
-import { statusText } from './format.js';
+import { cards, statusText } from './format.js';
 
 /** Every this many cards home is worth telling the others. */
 export const MILESTONE_CARDS = 13;
@@ -8,8 +8,6 @@ interface Seen {
   tier: number;
   done: boolean;
 }
-
-const cards = (count: number): string => `${count} ${count === 1 ? 'card' : 'cards'}`;
 
 /**
  * What is new in the opponents' progress since the last call, as sentences for a screen reader:

@@ -1,0 +1,122 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { PlayerView } from '../../../contract/index.js';
+import type { GameRow, NewRace, RaceEntryRow, RacerRow, RaceRow, RaceStore } from '../../stores.js';
+import type { PgDb } from './index.js';
+import { games, players, raceEntries, races } from './schema.js';
+
+const LIVE_STATES = ['lobby', 'countdown', 'running'] as const;
+const entryOf = (raceId: number, playerId: number) => and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId));
+
+/** Races and their seats on PostgreSQL; the unique keys (code, seat) decide between instances. */
+export class PgRaceStore implements RaceStore {
+  constructor(private readonly db: PgDb) {}
+
+  async byCode(code: string): Promise<RaceRow | undefined> {
+    const [race] = await this.db.select().from(races).where(eq(races.code, code));
+    return race;
+  }
+
+  async byId(id: number): Promise<RaceRow | undefined> {
+    const [race] = await this.db.select().from(races).where(eq(races.id, id));
+    return race;
+  }
+
+  async inState(state: RaceRow['state']): Promise<RaceRow[]> {
+    return await this.db.select().from(races).where(eq(races.state, state));
+  }
+
+  async rematchOf(raceId: number): Promise<RaceRow | undefined> {
+    const [race] = await this.db.select().from(races).where(eq(races.rematchOf, raceId));
+    return race;
+  }
+
+  async create(race: NewRace, joinedAt: number): Promise<number> {
+    return await this.db.transaction(async (tx) => {
+      const [created] = await tx.insert(races).values(race).returning({ id: races.id });
+      await tx.insert(raceEntries).values({ raceId: created!.id, playerId: race.creatorId, seat: 1, joinedAt });
+      return created!.id;
+    });
+  }
+
+  async update(raceId: number, change: Partial<Omit<RaceRow, 'id' | 'code'>>): Promise<void> {
+    await this.db.update(races).set(change).where(eq(races.id, raceId));
+  }
+
+  async entries(raceId: number): Promise<RaceEntryRow[]> {
+    return await this.db.select().from(raceEntries).where(eq(raceEntries.raceId, raceId)).orderBy(asc(raceEntries.seat));
+  }
+
+  async entry(raceId: number, playerId: number): Promise<RaceEntryRow | undefined> {
+    const [entry] = await this.db.select().from(raceEntries).where(entryOf(raceId, playerId));
+    return entry;
+  }
+
+  async racers(raceId: number): Promise<RacerRow[]> {
+    return await this.db
+      .select({ id: players.id, name: players.name, rank: raceEntries.rank, seat: raceEntries.seat, goneSince: raceEntries.goneSince, rematch: raceEntries.rematch })
+      .from(raceEntries)
+      .innerJoin(players, eq(players.id, raceEntries.playerId))
+      .where(eq(raceEntries.raceId, raceId))
+      .orderBy(asc(raceEntries.seat));
+  }
+
+  async seat(raceId: number, playerId: number, seat: number, joinedAt: number): Promise<void> {
+    await this.db.insert(raceEntries).values({ raceId, playerId, seat, joinedAt });
+  }
+
+  async updateEntry(raceId: number, playerId: number, change: Partial<Pick<RaceEntryRow, 'goneSince' | 'rematch'>>): Promise<void> {
+    await this.db.update(raceEntries).set(change).where(entryOf(raceId, playerId));
+  }
+
+  async unseat(raceId: number, playerId: number, wasCreator: boolean): Promise<PlayerView | null | undefined> {
+    return await this.db.transaction(async (tx) => {
+      await tx.delete(raceEntries).where(entryOf(raceId, playerId));
+      if (!wasCreator) return undefined;
+      const [heir] = await tx
+        .select({ id: players.id, name: players.name })
+        .from(raceEntries)
+        .innerJoin(players, eq(players.id, raceEntries.playerId))
+        .where(eq(raceEntries.raceId, raceId))
+        .orderBy(asc(raceEntries.seat))
+        .limit(1);
+      if (heir) await tx.update(races).set({ creatorId: heir.id }).where(eq(races.id, raceId));
+      return heir ?? null;
+    });
+  }
+
+  async liveEntries(): Promise<{ raceId: number; playerId: number; goneSince: number | null }[]> {
+    return await this.db
+      .select({ raceId: raceEntries.raceId, playerId: raceEntries.playerId, goneSince: raceEntries.goneSince })
+      .from(raceEntries)
+      .innerJoin(races, eq(races.id, raceEntries.raceId))
+      .where(inArray(races.state, [...LIVE_STATES]));
+  }
+
+  async liveRacesOf(playerId: number): Promise<RaceRow[]> {
+    const rows = await this.db
+      .select({ race: races })
+      .from(raceEntries)
+      .innerJoin(races, eq(races.id, raceEntries.raceId))
+      .where(and(eq(raceEntries.playerId, playerId), inArray(races.state, [...LIVE_STATES])));
+    return rows.map((row) => row.race);
+  }
+
+  async games(raceId: number): Promise<GameRow[]> {
+    return await this.db.select().from(games).where(eq(games.raceId, raceId));
+  }
+
+  async gameIdOf(raceId: number, playerId: number): Promise<number | undefined> {
+    const [row] = await this.db
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.raceId, raceId), eq(games.playerId, playerId)));
+    return row?.id;
+  }
+
+  async finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Promise<void> {
+    return await this.db.transaction(async (tx) => {
+      for (const { playerId, rank } of ranks) await tx.update(raceEntries).set({ rank }).where(entryOf(raceId, playerId));
+      await tx.update(races).set({ state: 'finished', finishedAt }).where(eq(races.id, raceId));
+    });
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The storage seam beside the game store (ports.ts): players, races, replays and the daily board, each
+ * an interface with one adapter per database (SQLite in server/db/, PostgreSQL in server/db/pg/).
+ * As for games, a call may answer now (SQLite) or later (PostgreSQL); the services await it.
+ */
+import type { PlayerView } from '../contract/index.js';
+import type { VariantId } from '../shared/index.js';
+import type { games, raceEntries, races } from './db/schema.js';
+import type { GameStore, Pending } from './ports.js';
+
+/** A game's stored row (both schemas have the same columns). */
+export type GameRow = typeof games.$inferSelect;
+export type RaceRow = typeof races.$inferSelect;
+export type RaceEntryRow = typeof raceEntries.$inferSelect;
+
+/** A finished game as a player's statistics read it. */
+export interface FinishedGameRow {
+  readonly variant: VariantId;
+  readonly status: GameRow['status'];
+  readonly foundations: number;
+  readonly startedAt: number;
+  readonly finishedAt: number | null;
+}
+
+export interface PlayerStore {
+  create(name: string, tokenHash: string, createdAt: number): Pending<PlayerView>;
+  byTokenHash(tokenHash: string): Pending<PlayerView | undefined>;
+  byId(id: number): Pending<PlayerView | undefined>;
+  /** The player's ended games, oldest end first. */
+  finishedGames(playerId: number): Pending<FinishedGameRow[]>;
+  /** Deletes players created before `createdBefore` who never played, raced or created a race or series; how many. */
+  pruneUnused(createdBefore: number): Pending<number>;
+}
+
+/** What a new race is stored with (its creator takes seat 1 in the same transaction). */
+export type NewRace = Omit<typeof races.$inferInsert, 'id'>;
+
+/** A seated racer with their name, as the race view lists them. */
+export interface RacerRow {
+  readonly id: number;
+  readonly name: string;
+  readonly rank: number | null;
+  readonly seat: number;
+  readonly goneSince: number | null;
+  readonly rematch: RaceEntryRow['rematch'];
+}
+
+export interface RaceStore {
+  byCode(code: string): Pending<RaceRow | undefined>;
+  byId(id: number): Pending<RaceRow | undefined>;
+  inState(state: RaceRow['state']): Pending<RaceRow[]>;
+  /** The race asked for as the rematch of `raceId`, once someone did. */
+  rematchOf(raceId: number): Pending<RaceRow | undefined>;
+  /** Stores the race and seats its creator, in one transaction; its id. */
+  create(race: NewRace, joinedAt: number): Pending<number>;
+  update(raceId: number, change: Partial<Omit<RaceRow, 'id' | 'code'>>): Pending<void>;
+  entries(raceId: number): Pending<RaceEntryRow[]>;
+  entry(raceId: number, playerId: number): Pending<RaceEntryRow | undefined>;
+  /** In seat order. */
+  racers(raceId: number): Pending<RacerRow[]>;
+  /** Seats a player after the last seat taken; a seat taken by another instance at the same moment fails as a duplicate. */
+  seat(raceId: number, playerId: number, seat: number, joinedAt: number): Pending<void>;
+  updateEntry(raceId: number, playerId: number, change: Partial<Pick<RaceEntryRow, 'goneSince' | 'rematch'>>): Pending<void>;
+  /** Frees a seat; when it was the creator's, the lobby passes to the next racer in seat order (returned), or to nobody (null). */
+  unseat(raceId: number, playerId: number, wasCreator: boolean): Pending<PlayerView | null | undefined>;
+  /** Entries of every lobby, countdown and running race. */
+  liveEntries(): Pending<{ raceId: number; playerId: number; goneSince: number | null }[]>;
+  /** The lobbies, countdowns and running races `playerId` is seated in. */
+  liveRacesOf(playerId: number): Pending<RaceRow[]>;
+  games(raceId: number): Pending<GameRow[]>;
+  gameIdOf(raceId: number, playerId: number): Pending<number | undefined>;
+  /** Stores the standings and marks the race finished, in one transaction. */
+  finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Pending<void>;
+}
+
+/** A game with what its summary shows of its player and race. */
+export interface SummaryRow {
+  readonly game: GameRow;
+  readonly name: string;
+  readonly raceCode: string | null;
+  readonly raceState: RaceRow['state'] | null;
+  readonly raceRank: number | null;
+  readonly seriesCode: string | null;
+}
+
+/** Every game of a race with its move log, for the race replay. */
+export interface RaceLogs {
+  readonly games: GameRow[];
+  readonly deals: { gameId: number; k: number; layout: string[] }[];
+  readonly actions: { gameId: number; index: number; action: string; at: number }[];
+}
+
+export interface ReplayStore {
+  summary(gameId: number): Pending<SummaryRow | undefined>;
+  /** A player's games, newest first. */
+  history(playerId: number, limit: number, offset: number): Pending<SummaryRow[]>;
+  gameCount(playerId: number): Pending<number>;
+  raceLogs(raceId: number): Pending<RaceLogs>;
+}
+
+/** A leaderboard row before ranking. */
+export interface BoardRow {
+  readonly gameId: number;
+  readonly playerId: number;
+  readonly name: string;
+  readonly state: GameRow['status'];
+  readonly foundations: number;
+  readonly startedAt: number;
+  readonly finishedAt: number | null;
+  readonly rankKey: number | null;
+}
+
+/** The daily deal's stored facts; counts come from the covering index and the tallies (daily.ts). */
+export interface DailyStore {
+  /** The daily seeds' secret, made (once, whoever is first) on first use. */
+  secret(made: string, now: number): Pending<string>;
+  /** Finished attempts of the day in rank order, one page. */
+  page(day: string, limit: number, offset: number): Pending<BoardRow[]>;
+  /** Finished attempts with more than `foundations` cards home. */
+  moreCards(day: string, foundations: number): Pending<number>;
+  /** Finished attempts with rank keys in [from, rankKey). */
+  rankKeysBetween(day: string, from: number, rankKey: number): Pending<number>;
+  /** Attempts tied at `rankKey` stored before game `gameId`. */
+  tiedBefore(day: string, rankKey: number, gameId: number): Pending<number>;
+  finished(day: string): Pending<number>;
+  playing(day: string): Pending<number>;
+  /** The seed the day's attempts were dealt from, once one was. */
+  storedSeed(day: string): Pending<string | undefined>;
+  attempt(playerId: number, day: string): Pending<GameRow | undefined>;
+}
+
+/** Everything the service stores, on one database. */
+export interface Storage {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly games: GameStore;
+  readonly players: PlayerStore;
+  readonly races: RaceStore;
+  readonly replays: ReplayStore;
+  readonly daily: DailyStore;
+  /** The storage's reason when `error` is a failure to store (remembered for readiness), else undefined. */
+  failure(error: unknown): string | undefined;
+  /** Whether the database answers and takes writes now. */
+  ready(): Promise<{ database: 'ok' | 'unavailable' | 'unreachable'; code?: string }>;
+  close(): Promise<void>;
+}
