@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeDatabase, openDatabase, type Db } from '../../server/db/index.js';
-import { pruneUnusedIdentities } from '../../server/pruning.js';
+import { SqlitePlayerStore } from '../../server/db/player-store.js';
 
 let db: Db | undefined;
 afterEach(() => {
@@ -38,7 +38,7 @@ const placeholders = (sql: string): number[] => Array.from(sql.matchAll(/\?/g), 
 describe('query plans', () => {
   it('pruning finds unused identities through indexes, never by scanning a table per identity', () => {
     db = openDatabase(':memory:', {});
-    const plans = plansOf(db.$client, () => pruneUnusedIdentities(db!, Date.now()));
+    const plans = plansOf(db.$client, () => new SqlitePlayerStore(db!).pruneUnused(Date.now()));
     expect(plans.length).toBeGreaterThan(0);
     const lines = plans.flatMap(({ plan }) => plan);
     // The outer loop may scan players (or search them by created_at); every correlated check must search an index.
