@@ -1,0 +1,73 @@
+// A full race on a phone: with every seat taken (MAX_SEATS), the whole race board, its
+// foundations and the one-line ticker of the seven others fit a 390×844 screen with no
+// vertical scrolling. The seven others join over HTTP and stay connected on a socket each (so
+// none shows as disconnected); only the phone is a browser.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SEATS } from '../../contract/index.js';
+import { Client } from '../support/socket-client.js';
+import { buildClient, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+
+let server: RunningServer;
+let phone: Browser;
+const others: Client[] = [];
+
+beforeAll(async () => {
+  buildClient();
+  server = await startServer();
+  phone = await openBrowser({ width: 390, height: 844 }, { hasTouch: true });
+});
+
+afterAll(async () => {
+  for (const other of others) other.socket.close();
+  await phone?.close();
+  await server?.stop();
+});
+
+async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const answer = await fetch(`${server.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  expect(answer.ok, `${path}: ${answer.status}`).toBe(true);
+  return (await answer.json()) as T;
+}
+
+describe('a race with every seat taken, on a phone', () => {
+  it('fits the board, the foundations and the ticker of all the others without scrolling', async () => {
+    // Long names and a time limit (its clock takes room in the head): the worst case.
+    const names = ['Alexandrine', 'Bartholomew', 'Clementine', 'Desdemona', 'Evangeline', 'Florentino', 'Guinevere'];
+    const tokens: string[] = [];
+    for (const name of names) tokens.push((await post<{ token: string }>('/api/players', { name })).token);
+    const { race } = await post<{ race: { code: string } }>('/api/races', { seats: MAX_SEATS, timeLimitSeconds: 1800 }, tokens[0]);
+    for (const token of tokens.slice(1)) await post(`/api/races/${race.code}/join`, {}, token);
+    const wsBase = server.base.replace(/^http/, 'ws');
+    for (const token of tokens) {
+      const other = await Client.connect(wsBase, { token });
+      other.send({ type: 'watch', code: race.code });
+      others.push(other);
+    }
+
+    const { page } = phone;
+    await page.goto(`${server.base}/race/${race.code}`);
+    await page.getByLabel('Your name').fill('Hortensia');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Racers in the lobby' }).getByRole('listitem').count()).toBe(MAX_SEATS);
+    await post(`/api/races/${race.code}/start`, {}, tokens[0]);
+    await page.getByRole('region', { name: 'Your board' }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.locator('.ticker > span').count()).toBe(MAX_SEATS - 1);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const box = (selector: string) => page.locator(selector).first().evaluate((element) => element.getBoundingClientRect().toJSON() as DOMRect);
+    const [table, ticker, foundations] = [await box('.board .table'), await box('.ticker'), await box('.foundations')];
+    await screenshot(page, 'ticker-full-race-phone');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(table.bottom).toBeLessThanOrEqual(844);
+    expect(table.right).toBeLessThanOrEqual(390);
+    expect(foundations.top).toBeGreaterThanOrEqual(0);
+    expect(ticker.top).toBeGreaterThanOrEqual(0);
+    expect(ticker.bottom).toBeLessThanOrEqual(table.top);
+    expect(ticker.right).toBeLessThanOrEqual(390);
+    // Every other racer is in the ticker, by name, with their cards home.
+    const entries = await page.locator('.ticker > span').allTextContents();
+    expect(entries.map((entry) => entry.replace(/\s+/g, ' ').trim())).toEqual(names.map((name) => `${name} 0/52`));
+  });
+});
