@@ -114,6 +114,8 @@ export const readyAnswer = z.object({
   closing: z.boolean(),
   /** `unavailable`: it answers but cannot take writes now (locked, or a full disk or I/O error in the last seconds). */
   database: z.enum(['ok', 'unavailable', 'unreachable']),
+  /** The Redis that connects instances (REDIS_URL); `off` for a single instance without one. */
+  redis: z.enum(['ok', 'unreachable', 'off']),
 });
 
 /**

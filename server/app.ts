@@ -11,6 +11,7 @@ import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './lifecycle.js';
 import type { PruningRules } from './pruning.js';
 import { DEFAULT_ANALYSIS_RULES, type AnalysisRules } from './analyses.js';
 import analysesPlugin from './plugins/analyses.js';
+import busPlugin from './plugins/bus.js';
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
@@ -41,6 +42,8 @@ export interface AppOptions {
   dataDir: string;
   /** postgres://…: everything is stored in that PostgreSQL database instead of SQLite in dataDir. */
   databaseUrl?: string;
+  /** redis://…: the Redis that connects instances (readiness checks it). */
+  redisUrl?: string;
   /** SQLite's commit durability (see db/index.ts); NORMAL by default. */
   synchronous?: SynchronousMode;
   /** Lock waits and checkpoints (see db/index.ts); the defaults suit production. */
@@ -108,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.storage,
     synchronous: options.synchronous ?? 'NORMAL',
   });
+  await app.register(busPlugin, options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);
   await app.register(gamesPlugin);

@@ -57,8 +57,15 @@ if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
   process.exit(2);
 }
 
+const redisUrl = process.env.REDIS_URL || undefined;
+if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+  console.error('REDIS_URL must be a redis:// or rediss:// URL');
+  process.exit(2);
+}
+
 const app = await buildApp({
   dataDir,
+  ...(redisUrl !== undefined && { redisUrl }),
   ...(databaseUrl !== undefined && { databaseUrl }),
   logLevel: process.env.LOG_LEVEL ?? 'info',
   countdownMs,

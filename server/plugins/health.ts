@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { healthAnswer, readyAnswer } from '../../contract/index.js';
 import { ERROR_ANSWERS } from '../http.js';
+import { busReady } from './bus.js';
 
 /**
  * `/api/health`, liveness for a supervisor: the process answers and is not shutting down (a
@@ -23,10 +24,12 @@ export default fp(
       const closing = app.games.closing;
       const { database, code } = await app.storage.ready();
       if (database !== 'ok') app.log.warn({ code, database }, 'readiness: the database cannot take writes');
-      const ready = !closing && database === 'ok';
+      const redis = app.bus === null ? ('off' as const) : (await busReady(app.bus)) ? ('ok' as const) : ('unreachable' as const);
+      if (redis === 'unreachable') app.log.warn('readiness: Redis does not answer');
+      const ready = !closing && database === 'ok' && redis !== 'unreachable';
       reply.code(ready ? 200 : 503);
-      return { ready, closing, database };
+      return { ready, closing, database, redis };
     });
   },
-  { name: 'health', dependencies: ['db', 'games'] },
+  { name: 'health', dependencies: ['db', 'bus', 'games'] },
 );

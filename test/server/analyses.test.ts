@@ -1,6 +1,7 @@
 // Game analyses: solved in a worker thread once a game's seed is public (race finished, day
 // over), never before; stored and served from storage; a solver that fails or never answers
 // leaves the game and its race working and says so.
+import { Worker } from 'node:worker_threads';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -165,6 +166,24 @@ describe('game analyses', () => {
     for (const answer of answers) {
       expect(answer).toMatchObject({ status: 'unavailable', analysis: null });
       expect(answer.reason).toContain('solver fault on purpose');
+    }
+  });
+
+  it('stop their worker, busy or not, when the server closes', async () => {
+    const silent = new URL('./workers/silent-analysis-worker.mjs', import.meta.url);
+    const terminate = vi.spyOn(Worker.prototype, 'terminate');
+    try {
+      const { app, gameA, finish } = await runningRace({ analysis: { worker: silent } });
+      await finish();
+      expect((await api(app, 'GET', `/api/games/${gameA.gameId}/analysis`)).body.status).toBe('pending');
+      expect(terminate).not.toHaveBeenCalled();
+      await app.close();
+      expect(terminate).toHaveBeenCalledTimes(1);
+      // Terminated, not left to finish: its thread is gone by the time the close has returned.
+      await terminate.mock.results[0]!.value;
+      expect((terminate.mock.contexts[0] as Worker).threadId).toBe(-1);
+    } finally {
+      terminate.mockRestore();
     }
   });
 

@@ -156,7 +156,7 @@ describe('the rest of the HTTP surface', () => {
   it('reports readiness', async () => {
     const { status, body } = await api(app, 'GET', '/api/ready');
     expect(status).toBe(200);
-    expect(body).toEqual({ ready: true, closing: false, database: 'ok' });
+    expect(body).toEqual({ ready: true, closing: false, database: 'ok', redis: 'off' });
   });
 
   it('answers unknown API routes with a JSON 404', async () => {

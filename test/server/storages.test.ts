@@ -3,7 +3,6 @@
 // same race, daily attempt, replays, statistics and readiness on both; then a second instance on
 // the same database reads what the first stored. Last, an instance whose PostgreSQL goes away.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Socket, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,6 +10,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { api, Client, createPlayer, createRace, ManualClock, Mirror, play, playToEnd, startServer, TEST_DAILY_SECRET, type TestServer } from './helpers.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
+import { relay } from './relay.js';
 
 /** A strict deal `homeFirst` wins. */
 const WINNABLE = 's2';
@@ -70,7 +70,7 @@ describe.each([
     const server = await startServer({ ...place.options, clock, dailySecret: TEST_DAILY_SECRET });
     servers.push(server);
     const { app, wsBase } = server;
-    expect((await api(app, 'GET', '/api/ready')).body).toEqual({ ready: true, closing: false, database: 'ok' });
+    expect((await api(app, 'GET', '/api/ready')).body).toEqual({ ready: true, closing: false, database: 'ok', redis: 'off' });
 
     const ana = await createPlayer(app, 'Ana');
     const bob = await createPlayer(app, 'Bob');
@@ -134,42 +134,6 @@ describe.each([
   });
 });
 
-/** A TCP relay to PostgreSQL that can cut every connection and refuse new ones: a database that goes away and comes back. */
-async function relay(target: URL): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  let server: Server;
-  let port = 0;
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((socket) => {
-        const upstream = new Socket();
-        sockets.add(socket).add(upstream);
-        upstream.connect(Number(target.port), target.hostname);
-        socket.pipe(upstream).pipe(socket);
-        const drop = () => {
-          socket.destroy();
-          upstream.destroy();
-        };
-        socket.on('error', drop).on('close', drop);
-        upstream.on('error', drop).on('close', drop);
-      });
-      server.listen(port, '127.0.0.1', () => {
-        port = (server.address() as { port: number }).port;
-        resolve();
-      });
-    });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-      server.close(() => resolve());
-    });
-  await listen();
-  const url = new URL(target);
-  url.host = `127.0.0.1:${port}`;
-  return { url: url.toString(), cut: stop, restore: listen, close: stop };
-}
-
 describe('an instance whose PostgreSQL goes away', () => {
   let database: TestDatabase;
   afterAll(async () => database?.drop());
@@ -195,7 +159,7 @@ describe('an instance whose PostgreSQL goes away', () => {
     await play(a, mirror, mirror.choose()!);
 
     await link.cut();
-    expect((await api(app, 'GET', '/api/ready')).body).toEqual({ ready: false, closing: false, database: 'unreachable' });
+    expect((await api(app, 'GET', '/api/ready')).body).toEqual({ ready: false, closing: false, database: 'unreachable', redis: 'off' });
     a.send(mirror.frame(mirror.choose()!));
     expect(await a.next('error')).toMatchObject({ code: 'storage-unavailable', gameId: game.gameId, index: 1, nextIndex: 1 });
     expect((await api(app, 'POST', '/api/players', undefined, { name: 'Cy' })).body).toMatchObject({ statusCode: 503, code: 'storage-unavailable' });
