@@ -10,6 +10,8 @@ COPY package.json package-lock.json ./
 COPY scripts/build.mjs scripts/
 COPY cli cli
 COPY shared shared
+# The CLI's solve and stats commands bundle the solver too.
+COPY solver solver
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalysisAnswer, CreatePlayerAnswer, RaceAnswer } from '../../contract/index.js';
 import { Client } from '../support/socket-client.js';
 import { Mirror, playToEnd, randomMove } from '../support/mirror.js';
-import { buildClient, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+import { axeViolations, buildClient, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let ana: Browser;
@@ -75,6 +75,7 @@ describe('the analysis of a finished game', () => {
     expect(drops.length).toBeGreaterThan(0);
     expect(await page.locator('circle.loss').count()).toBe(drops.length);
     await screenshot(page, 'analysis-chart', true);
+    expect(await axeViolations(page)).toEqual([]);
 
     // A loss jumps the replayer to just after that move.
     await page.getByTestId('analysis-losses').getByRole('button').first().click();
