@@ -1,6 +1,7 @@
 /**
- * The storage seam beside the game store (ports.ts): players, races, series, replays and the daily board, each
- * an interface with one adapter per database (SQLite in server/db/, PostgreSQL in server/db/pg/).
+ * The storage seam beside the game store (ports.ts): players, races, series, replays and the
+ * daily board, each an interface with one adapter per database (SQLite in server/db/, PostgreSQL
+ * in server/db/pg/).
  * As for games, a call may answer now (SQLite) or later (PostgreSQL); the services await it.
  */
 import type { PlayerView } from '../contract/index.js';
