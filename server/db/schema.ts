@@ -12,7 +12,10 @@ export const players = sqliteTable('players', {
   /** SHA-256 of the secret token, hex; the token itself is never stored. */
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: integer('created_at').notNull(),
-});
+}, (table) => [
+  // Pruning looks for old identities (pruning.ts).
+  index('players_created').on(table.createdAt),
+]);
 
 export const races = sqliteTable('races', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -37,7 +40,10 @@ export const races = sqliteTable('races', {
   closedReason: text('closed_reason', { enum: CLOSED_REASONS }),
   /** The race this one is a rematch of. */
   rematchOf: integer('rematch_of'),
-});
+}, (table) => [
+  // Whether a player created a race (pruning), which deleting a player makes the database check too.
+  index('races_creator').on(table.creatorId),
+]);
 
 export const raceEntries = sqliteTable(
   'race_entries',
@@ -58,7 +64,12 @@ export const raceEntries = sqliteTable(
     /** Their answer to this race's rematch, once asked. */
     rematch: text('rematch', { enum: REMATCH_ANSWERS }),
   },
-  (table) => [primaryKey({ columns: [table.raceId, table.playerId] }), uniqueIndex('race_entries_seat').on(table.raceId, table.seat)],
+  (table) => [
+    primaryKey({ columns: [table.raceId, table.playerId] }),
+    uniqueIndex('race_entries_seat').on(table.raceId, table.seat),
+    // A player's seats (pruning, history): the primary key leads with the race.
+    index('race_entries_player').on(table.playerId),
+  ],
 );
 
 /** A series: 100 deals in order, deal k dealt from a seed derived from its own (series.ts), for anyone who opens its link. */
@@ -72,7 +83,10 @@ export const series = sqliteTable('series', {
     .notNull()
     .references(() => players.id),
   createdAt: integer('created_at').notNull(),
-});
+}, (table) => [
+  // As races_creator.
+  index('series_creator').on(table.creatorId),
+]);
 
 /** One player's game. Its move log is game_deals + game_actions; the columns below are its result so far. */
 export const games = sqliteTable(

@@ -16,7 +16,10 @@ export const players = pgTable('players', {
   /** SHA-256 of the secret token, hex; the token itself is never stored. */
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: millis('created_at').notNull(),
-});
+}, (table) => [
+  // Pruning looks for old identities (pruning.ts).
+  index('players_created').on(table.createdAt),
+]);
 
 export const races = pgTable('races', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
@@ -37,7 +40,10 @@ export const races = pgTable('races', {
   capAt: millis('cap_at'),
   closedReason: text('closed_reason', { enum: CLOSED_REASONS }),
   rematchOf: integer('rematch_of'),
-});
+}, (table) => [
+  // Whether a player created a race (pruning), which deleting a player makes the database check too.
+  index('races_creator').on(table.creatorId),
+]);
 
 export const raceEntries = pgTable(
   'race_entries',
@@ -56,7 +62,12 @@ export const raceEntries = pgTable(
     goneSince: millis('gone_since'),
     rematch: text('rematch', { enum: REMATCH_ANSWERS }),
   },
-  (table) => [primaryKey({ columns: [table.raceId, table.playerId] }), uniqueIndex('race_entries_seat').on(table.raceId, table.seat)],
+  (table) => [
+    primaryKey({ columns: [table.raceId, table.playerId] }),
+    uniqueIndex('race_entries_seat').on(table.raceId, table.seat),
+    // A player's seats (pruning, history): the primary key leads with the race.
+    index('race_entries_player').on(table.playerId),
+  ],
 );
 
 /** A series: 100 deals in order, deal k dealt from a seed derived from its own (series.ts), for anyone who opens its link. */
@@ -70,7 +81,10 @@ export const series = pgTable('series', {
     .notNull()
     .references(() => players.id),
   createdAt: millis('created_at').notNull(),
-});
+}, (table) => [
+  // As races_creator.
+  index('series_creator').on(table.creatorId),
+]);
 
 /** One player's game. Its move log is game_deals + game_actions; the columns below are its result so far. */
 export const games = pgTable(
