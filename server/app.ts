@@ -122,11 +122,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.lifecycle,
   });
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
-  // Series and analyses still query SQLite directly: on PostgreSQL they are not served yet.
-  const onSqlite = app.storage.kind === 'sqlite';
-  if (onSqlite) await app.register(seriesPlugin);
+  await app.register(seriesPlugin);
   await app.register(replaysPlugin);
-  if (onSqlite) await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
+  // Analyses still query SQLite directly: on PostgreSQL they are not served yet.
+  if (app.storage.kind === 'sqlite') await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);
   await app.register(pruningPlugin, options.pruning ?? {});

@@ -10,16 +10,13 @@
  * deal could compute another player's redeals from it (their stream is the seed and a game id).
  */
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, max, sql } from 'drizzle-orm';
 import type { VariantId } from '../shared/index.js';
 import { SERIES_DEALS, type PlayerSeries, type PlayerView, type SeriesProgress, type SeriesResults, type SeriesView } from '../contract/index.js';
 import type { Clock } from './clock.js';
-import type { Db } from './db/index.js';
-import { games, players, series } from './db/schema.js';
 import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
-import { after, recovering, type Pending } from './ports.js';
-import { freshShareCode } from './share-code.js';
+import { randomShareCode } from './share-code.js';
+import type { GameRow, PlayerStore, SeriesRow, SeriesStore, SeriesTally } from './stores.js';
 
 /** Versioned, like the deal algorithm: changing how a deal's seed is made must change this. */
 export const SERIES_SEED_SCHEME = 'lucie-series/1';
@@ -33,20 +30,7 @@ const BENCHMARKS: Partial<Record<VariantId, NonNullable<SeriesView['benchmark']>
   merci: { low: 0.12, high: 0.12, text: 'the rule sheets give about 12 % with the merci' },
 };
 
-type SeriesRow = typeof series.$inferSelect;
-type GameRow = typeof games.$inferSelect;
-
-/** A player's tallies over their games of a series (one group per player and series). */
-const tally = {
-  played: sql<number>`sum(case when ${games.status} <> 'playing' then 1 else 0 end)`,
-  wins: sql<number>`sum(case when ${games.status} = 'won' then 1 else 0 end)`,
-  cards: sql<number>`sum(case when ${games.status} <> 'playing' then ${games.foundations} else 0 end)`,
-  lastDeal: max(games.seriesDeal),
-  playing: sql<number>`max(case when ${games.status} = 'playing' then 1 else 0 end)`,
-};
-type Tally = { played: number; wins: number; cards: number; lastDeal: number | null; playing: number };
-
-const resultsOf = ({ played, wins, cards }: Pick<Tally, 'played' | 'wins' | 'cards'>): SeriesResults => ({
+const resultsOf = ({ played, wins, cards }: Pick<SeriesTally, 'played' | 'wins' | 'cards'>): SeriesResults => ({
   played,
   wins,
   winRate: played === 0 ? 0 : wins / played,
@@ -67,46 +51,30 @@ export interface SeriesDeal {
 }
 
 /** The series a player has been dealt in, the last one played first. */
-export function seriesOfPlayer(db: Db, playerId: number): PlayerSeries[] {
-  return db
-    .select({ code: series.code, variant: series.variant, ...tally })
-    .from(games)
-    .innerJoin(series, eq(series.id, games.seriesId))
-    .where(eq(games.playerId, playerId))
-    .groupBy(series.id)
-    .orderBy(desc(max(games.id)))
-    .all()
-    .map((row) => ({ code: row.code, variant: row.variant, ...resultsOf(row), next: nextOf(row.lastDeal, row.playing === 1) }));
+export async function seriesOfPlayer(store: SeriesStore, playerId: number): Promise<PlayerSeries[]> {
+  return (await store.ofPlayer(playerId)).map((row) => ({ code: row.code, variant: row.variant, ...resultsOf(row), next: nextOf(row.lastDeal, row.playing === 1) }));
 }
 
 export class SeriesService {
   constructor(
-    private readonly db: Db,
+    private readonly store: SeriesStore,
+    private readonly players: PlayerStore,
     private readonly games: GameService,
     private readonly clock: Clock,
   ) {}
 
   /** A new series of `variant` created by `creator`, with a fresh secret seed. */
-  create(creator: PlayerView, variant: VariantId): SeriesView {
-    const code = freshShareCode((code) => this.find(code) !== undefined);
-    this.db
-      .insert(series)
-      .values({ code, variant, seed: randomBytes(16).toString('base64url'), creatorId: creator.id, createdAt: this.clock.now() })
-      .run();
+  async create(creator: PlayerView, variant: VariantId): Promise<SeriesView> {
+    let code = randomShareCode();
+    while (await this.store.byCode(code)) code = randomShareCode();
+    await this.store.create({ code, variant, seed: randomBytes(16).toString('base64url'), creatorId: creator.id, createdAt: this.clock.now() });
     return this.view(code, creator);
   }
 
-  view(code: string, viewer: PlayerView | null): SeriesView {
-    const row = this.mustFind(code);
-    const creator = this.db.select({ id: players.id, name: players.name }).from(players).where(eq(players.id, row.creatorId)).get()!;
-    const standings = this.db
-      .select({ id: players.id, name: players.name, ...tally })
-      .from(games)
-      .innerJoin(players, eq(players.id, games.playerId))
-      .where(eq(games.seriesId, row.id))
-      .groupBy(games.playerId)
-      .orderBy(desc(tally.wins), desc(tally.cards), asc(games.playerId))
-      .all();
+  async view(code: string, viewer: PlayerView | null): Promise<SeriesView> {
+    const row = await this.mustFind(code);
+    const creator = (await this.players.byId(row.creatorId))!;
+    const standings = await this.store.standings(row.id);
     return {
       code: row.code,
       variant: row.variant,
@@ -114,7 +82,7 @@ export class SeriesService {
       creator,
       createdAt: row.createdAt,
       benchmark: BENCHMARKS[row.variant] ?? null,
-      me: viewer && this.progressOf(row, viewer.id),
+      me: viewer && (await this.progressOf(row, viewer.id)),
       players: standings.slice(0, SERIES_PLAYERS_SHOWN).map((standing) => ({
         player: { id: standing.id, name: standing.name },
         ...resultsOf(standing),
@@ -129,13 +97,13 @@ export class SeriesService {
    * deal, the same game again while it is being played (a reload, another device), refused
    * otherwise (a deal finished already, or one past the deal they are on).
    */
-  deal(player: PlayerView, code: string, deal: number): Pending<SeriesDeal> {
-    const row = this.mustFind(code);
-    const mine = this.gamesOf(row.id, player.id);
+  async deal(player: PlayerView, code: string, deal: number): Promise<SeriesDeal> {
+    const row = await this.mustFind(code);
+    const mine = await this.store.gamesOf(row.id, player.id);
     const last = mine.at(-1);
     const playing = last?.status === 'playing';
     const next = nextOf(last?.seriesDeal ?? null, playing);
-    if (deal === next && playing) return after(this.games.get(last!.id), (game) => ({ game: game!, created: false }));
+    if (deal === next && playing) return { game: (await this.games.get(last!.id))!, created: false };
     if (next === null || deal < next) throw playedRefusal(row, mine.find((game) => game.seriesDeal === deal)!, next);
     if (deal > next) {
       const message = playing
@@ -145,25 +113,21 @@ export class SeriesService {
     }
     // The unique index on (series, player, deal) decides between two requests at once: the
     // second gets the game the first dealt.
-    return recovering<SeriesDeal>(
-      () =>
-        after(
-          this.games.create([
-            { kind: 'series', playerId: player.id, series: { id: row.id, deal }, variant: row.variant, seed: seriesDealSeed(row.seed, deal), startedAt: this.clock.now() },
-          ]),
-          ([game]) => ({ game: game!, created: true }),
-        ),
-      (error) => {
-        if (!this.games.isDuplicate(error)) throw error;
-        const stored = this.gamesOf(row.id, player.id).find((game) => game.seriesDeal === deal)!;
-        if (stored.status !== 'playing') throw playedRefusal(row, stored, nextOf(deal, false));
-        return after(this.games.get(stored.id), (game) => ({ game: game!, created: false }));
-      },
-    );
+    try {
+      const [game] = await this.games.create([
+        { kind: 'series', playerId: player.id, series: { id: row.id, deal }, variant: row.variant, seed: seriesDealSeed(row.seed, deal), startedAt: this.clock.now() },
+      ]);
+      return { game: game!, created: true };
+    } catch (error) {
+      if (!this.games.isDuplicate(error)) throw error;
+    }
+    const stored = (await this.store.gamesOf(row.id, player.id)).find((game) => game.seriesDeal === deal)!;
+    if (stored.status !== 'playing') throw playedRefusal(row, stored, nextOf(deal, false));
+    return { game: (await this.games.get(stored.id))!, created: false };
   }
 
-  private progressOf(row: SeriesRow, playerId: number): SeriesProgress | null {
-    const mine = this.gamesOf(row.id, playerId);
+  private async progressOf(row: SeriesRow, playerId: number): Promise<SeriesProgress | null> {
+    const mine = await this.store.gamesOf(row.id, playerId);
     const last = mine.at(-1);
     if (!last) return null;
     const finished = mine.filter((game) => game.status !== 'playing');
@@ -187,22 +151,8 @@ export class SeriesService {
     };
   }
 
-  /** A player's games of a series in deal order (read from the games_series_player_deal index). */
-  private gamesOf(seriesId: number, playerId: number): GameRow[] {
-    return this.db
-      .select()
-      .from(games)
-      .where(and(eq(games.seriesId, seriesId), eq(games.playerId, playerId)))
-      .orderBy(asc(games.seriesDeal))
-      .all();
-  }
-
-  private find(code: string): SeriesRow | undefined {
-    return this.db.select().from(series).where(eq(series.code, code)).get();
-  }
-
-  private mustFind(code: string): SeriesRow {
-    const row = this.find(code);
+  private async mustFind(code: string): Promise<SeriesRow> {
+    const row = await this.store.byCode(code);
     if (!row) throw new Refusal('unknown-series', `there is no series ${code}`, { field: 'code' });
     return row;
   }

@@ -1,11 +1,12 @@
 /**
- * The storage seam beside the game store (ports.ts): players, races, replays and the daily board, each
- * an interface with one adapter per database (SQLite in server/db/, PostgreSQL in server/db/pg/).
+ * The storage seam beside the game store (ports.ts): players, races, series, replays and the
+ * daily board, each an interface with one adapter per database (SQLite in server/db/, PostgreSQL
+ * in server/db/pg/).
  * As for games, a call may answer now (SQLite) or later (PostgreSQL); the services await it.
  */
 import type { PlayerView } from '../contract/index.js';
 import type { VariantId } from '../shared/index.js';
-import type { games, raceEntries, races } from './db/schema.js';
+import type { games, raceEntries, races, series } from './db/schema.js';
 import type { GameStore, Pending } from './ports.js';
 
 /** A game's stored row (both schemas have the same columns). */
@@ -75,6 +76,29 @@ export interface RaceStore {
   finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Pending<void>;
 }
 
+export type SeriesRow = typeof series.$inferSelect;
+
+/** A player's tallies over their games of one series. */
+export interface SeriesTally {
+  readonly played: number;
+  readonly wins: number;
+  readonly cards: number;
+  readonly lastDeal: number | null;
+  /** 1 while one of the games is being played, else 0. */
+  readonly playing: number;
+}
+
+export interface SeriesStore {
+  byCode(code: string): Pending<SeriesRow | undefined>;
+  create(row: Omit<SeriesRow, 'id'>): Pending<void>;
+  /** Every player of a series with their tallies, most wins first, then most cards, then who joined first. */
+  standings(seriesId: number): Pending<(SeriesTally & { id: number; name: string })[]>;
+  /** A player's games of a series in deal order. */
+  gamesOf(seriesId: number, playerId: number): Pending<GameRow[]>;
+  /** The series a player has been dealt in with their tallies, the last one played first. */
+  ofPlayer(playerId: number): Pending<(SeriesTally & { code: string; variant: SeriesRow['variant'] })[]>;
+}
+
 /** A game with what its summary shows of its player and race. */
 export interface SummaryRow {
   readonly game: GameRow;
@@ -137,6 +161,7 @@ export interface Storage {
   readonly games: GameStore;
   readonly players: PlayerStore;
   readonly races: RaceStore;
+  readonly series: SeriesStore;
   readonly replays: ReplayStore;
   readonly daily: DailyStore;
   /** The storage's reason when `error` is a failure to store (remembered for readiness), else undefined. */

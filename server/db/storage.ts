@@ -5,6 +5,7 @@ import { closeDatabase, noteStorageFailure, storageReady, type Db } from './inde
 import { SqlitePlayerStore } from './player-store.js';
 import { SqliteReplayStore } from './replay-store.js';
 import { SqliteRaceStore } from './race-store.js';
+import { SqliteSeriesStore } from './series-store.js';
 
 /** Every store on one SQLite database (the default): each call answers in the same turn. */
 export function sqliteStorage(db: Db): Storage {
@@ -13,6 +14,7 @@ export function sqliteStorage(db: Db): Storage {
     games: new SqliteGameStore(db),
     players: new SqlitePlayerStore(db),
     races: new SqliteRaceStore(db),
+    series: new SqliteSeriesStore(db),
     replays: new SqliteReplayStore(db),
     daily: new SqliteDailyStore(db),
     failure: (error) => noteStorageFailure(db, error),

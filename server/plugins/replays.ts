@@ -31,7 +31,7 @@ export default fp(
     });
 
     api.get('/api/players/:id/stats', { schema: { params: playerIdParams, response: { 200: playerStatsAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
-      stats: await playerStats(app.storage.players, request.params.id, (playerId) => (app.storage.kind === 'sqlite' ? seriesOfPlayer(app.db, playerId) : [])),
+      stats: await playerStats(app.storage.players, request.params.id, (playerId) => seriesOfPlayer(app.storage.series, playerId)),
     }));
 
     api.get('/api/me/games', { schema: { querystring: historyQuery, response: { 200: historyAnswer, ...ERROR_ANSWERS } } }, async (request) => ({

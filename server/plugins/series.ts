@@ -17,18 +17,18 @@ declare module 'fastify' {
  */
 export default fp(
   async (app) => {
-    const series = new SeriesService(app.db, app.games, app.clock);
+    const series = new SeriesService(app.storage.series, app.storage.players, app.games, app.clock);
     app.decorate('series', series);
 
     const api = app.withTypeProvider<ZodTypeProvider>();
     api.post('/api/series', { schema: { body: createSeriesBody, response: { 201: seriesAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
-      const created = series.create(currentPlayer(request), request.body.variant);
+      const created = await series.create(currentPlayer(request), request.body.variant);
       reply.code(201);
       return { series: created };
     });
 
     api.get('/api/series/:code', { schema: { params: seriesParams, response: { 200: seriesAnswer, ...ERROR_ANSWERS } } }, async (request) => ({
-      series: series.view(request.params.code, request.player),
+      series: await series.view(request.params.code, request.player),
     }));
 
     api.post(
@@ -39,7 +39,7 @@ export default fp(
         const { code, deal } = request.params;
         const { game, created } = await series.deal(player, code, deal);
         reply.code(created ? 201 : 200);
-        return { series: series.view(code, player), game: app.games.snapshot(game, null) };
+        return { series: await series.view(code, player), game: app.games.snapshot(game, null) };
       },
     );
   },

@@ -124,6 +124,20 @@ describe.each([
     expect(history.games.map((game: { id: number }) => game.id)).toEqual([attempt.gameId, gameA.gameId]);
     expect((await api(app, 'GET', `/api/players/${ana.id}/stats`)).body.stats.variants).toMatchObject([{ variant: 'strict', games: 2, wins: 2, bestStreak: 2 }]);
 
+    const created = await api(app, 'POST', '/api/series', bob, { variant: 'strict' });
+    expect(created.status).toBe(201);
+    const seriesCode = created.body.series.code;
+    const dealt = await api(app, 'POST', `/api/series/${seriesCode}/deals/1`, bob);
+    expect(dealt.status).toBe(201);
+    const seriesGame = Mirror.of(dealt.body.game);
+    for (let i = 0; i < 3; i++) await play(b, seriesGame, seriesGame.choose()!);
+    b.send({ type: 'resign', gameId: seriesGame.gameId });
+    expect((await b.next('game-over', (message) => message.gameId === seriesGame.gameId)).status.state).toBe('resigned');
+    expect((await api(app, 'POST', `/api/series/${seriesCode}/deals/1`, bob)).body).toMatchObject({ statusCode: 409, code: 'series-deal-played' });
+    const seriesView = (await api(app, 'GET', `/api/series/${seriesCode}`, bob)).body.series;
+    expect(seriesView).toMatchObject({ playerCount: 1, players: [{ player: { name: 'Bob' }, played: 1, wins: 0, next: 2 }], me: { next: 2, playing: null, results: { played: 1 } } });
+    expect((await api(app, 'GET', `/api/players/${bob.id}/stats`)).body.stats.series).toMatchObject([{ code: seriesCode, played: 1, wins: 0, next: 2 }]);
+
     // Another instance on the same database: the same players, race and board.
     const other = await startServer({ ...place.options, clock, dailySecret: TEST_DAILY_SECRET });
     servers.push(other);

@@ -5,6 +5,7 @@ import type { PgDb } from './index.js';
 import { PgPlayerStore } from './player-store.js';
 import { PgReplayStore } from './replay-store.js';
 import { PgRaceStore } from './race-store.js';
+import { PgSeriesStore } from './series-store.js';
 
 /** How long readiness waits for PostgreSQL before calling it unreachable: a balancer polls often. */
 const READY_TIMEOUT_MS = 2000;
@@ -17,6 +18,7 @@ export function pgStorage(db: PgDb): Storage {
     games,
     players: new PgPlayerStore(db),
     races: new PgRaceStore(db),
+    series: new PgSeriesStore(db),
     replays: new PgReplayStore(db),
     daily: new PgDailyStore(db),
     failure: (error) => pgFailureCode(error),
