@@ -1,11 +1,12 @@
-// A full race on a phone: with every seat taken (MAX_SEATS), the whole race board, its
-// foundations and the one-line ticker of the seven others fit a 390×844 screen with no
-// vertical scrolling. The seven others join over HTTP and stay connected on a socket each (so
+// A full race on a phone, in the dark theme: with every seat taken (MAX_SEATS), the whole race
+// board, its foundations and the ticker of the seven others fit a 390×844 screen with no
+// vertical scrolling, axe finds nothing, and when the race ends the board stays where it was. The seven others join over HTTP and stay connected on a socket each (so
 // none shows as disconnected); only the phone is a browser.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SEATS } from '../../contract/index.js';
 import { Client } from '../support/socket-client.js';
-import { buildClient, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+import type { RaceAnswer } from '../../contract/index.js';
+import { axeViolations, buildClient, openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let phone: Browser;
@@ -47,6 +48,7 @@ describe('a race with every seat taken, on a phone', () => {
     }
 
     const { page } = phone;
+    await useSettings(page, server.base, { theme: 'dark' });
     await page.goto(`${server.base}/race/${race.code}`);
     await page.getByLabel('Your name').fill('Hortensia');
     await page.getByRole('button', { name: 'Join' }).click();
@@ -69,5 +71,24 @@ describe('a race with every seat taken, on a phone', () => {
     // Every other racer is in the ticker, by name, with their cards home.
     const entries = await page.locator('.ticker > span').allTextContents();
     expect(entries.map((entry) => entry.replace(/\s+/g, ' ').trim())).toEqual(names.map((name) => `${name} 0/52`));
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Everyone resigns (the phone through its button): the finished race keeps the board in place.
+    const boardPlace = () => page.locator('.board .table').evaluate((table) => {
+      const { left, top, width, height } = table.getBoundingClientRect();
+      return { left, top: top + window.scrollY, width, height };
+    });
+    const before = await boardPlace();
+    const answer = (await (await fetch(`${server.base}/api/races/${race.code}`)).json()) as RaceAnswer;
+    const games = new Map(answer.race.progress.map((progress) => [progress.name, progress.gameId]));
+    others.forEach((other, index) => other.send({ type: 'resign', gameId: games.get(names[index]!)! }));
+    await page.getByRole('button', { name: 'Resign' }).click();
+    await page.getByRole('button', { name: 'Really resign?' }).click();
+    await page.getByRole('region', { name: 'Final standings' }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByRole('region', { name: 'Final standings' }).locator('tbody tr').count()).toBe(MAX_SEATS);
+    expect(await boardPlace()).toEqual(before);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'ticker-full-race-finished-phone');
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
