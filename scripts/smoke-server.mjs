@@ -1,6 +1,7 @@
 // Runs the compiled server (dist/app, from scripts/build.mjs) the way the Docker image
-// does, `node server/main.js`, on a free port and a fresh data folder: it must answer its health
-// check and readiness check, serve the client and stop cleanly on SIGTERM.
+// does, `node server/main.js`, on a free port and a fresh data folder (or the PostgreSQL and Redis
+// of DATABASE_URL and REDIS_URL when set): it must answer its health check and readiness check,
+// store a player, serve the client and stop cleanly on SIGTERM.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -39,6 +40,11 @@ for (let attempt = 0; attempt < 100 && !healthy; attempt++) {
 if (!healthy) fail('no healthy answer from /api/health within 10 s');
 const ready = await fetch(`${base}/api/ready`);
 if (!ready.ok) fail(`/api/ready answered ${ready.status}: ${await ready.text()}`);
+const created = await fetch(`${base}/api/players`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Smoke' }) });
+if (created.status !== 201) fail(`POST /api/players answered ${created.status}: ${await created.text()}`);
+const { token } = await created.json();
+const me = await fetch(`${base}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+if (!me.ok) fail(`GET /api/me answered ${me.status} for the player just stored`);
 const page = await fetch(`${base}/`);
 if (!page.ok || !(await page.text()).includes('<div id="app"')) fail(`GET / answered ${page.status} without the client`);
 

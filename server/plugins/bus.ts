@@ -34,7 +34,12 @@ export default fp<{ redisUrl?: string }>(
       return;
     }
     const bus = new RedisBus(redisUrl);
-    await bus.connect();
+    try {
+      await bus.connect();
+    } catch (error) {
+      await bus.close();
+      throw new Error(`cannot connect to Redis at REDIS_URL (${(error as Error).message})`, { cause: error });
+    }
     app.decorate('bus', bus);
     app.addHook('onClose', async () => bus.close());
   },
