@@ -8,7 +8,6 @@
  * unavailable; nothing else waits on it.
  */
 import { Worker } from 'node:worker_threads';
-import { and, desc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { makeRecord } from '../shared/index.js';
 import { DEFAULT_NODES } from '../solver/budget.js';
@@ -17,12 +16,11 @@ import type { AnalysisJob, AnalysisReply } from './analysis-worker.js';
 import type { Clock } from './clock.js';
 import type { DailyService } from './daily.js';
 import { dayOf, dayStart, DAY_MS } from '../contract/day.js';
-import type { Db } from './db/index.js';
-import { gameAnalyses, games, races } from './db/schema.js';
 import { Refusal } from './errors.js';
 import { redealSeedOf, storedLayout, type GameService, type LiveGame } from './games.js';
-import { after } from './ports.js';
+import { after, type Pending } from './ports.js';
 import type { ReplayService } from './replays.js';
+import type { AnalysisRow, AnalysisStore, RaceStore } from './stores.js';
 
 export interface AnalysisRules {
   /** Search nodes for each of the deal, par and clairvoyant solves (solver/budget.ts). */
@@ -67,7 +65,8 @@ export class AnalysisService {
   private cancelDayTimer: () => void = () => {};
 
   constructor(
-    private readonly db: Db,
+    private readonly store: AnalysisStore,
+    private readonly races: RaceStore,
     private readonly gameService: GameService,
     private readonly replays: ReplayService,
     private readonly daily: DailyService,
@@ -82,32 +81,18 @@ export class AnalysisService {
   }
 
   /** After a restart: queue the public games still without an analysis (newest first), and watch for the end of the day. */
-  resume(): void {
-    const today = dayOf(this.clock.now());
-    const rows = this.db
-      .select({ id: games.id })
-      .from(games)
-      .leftJoin(gameAnalyses, eq(gameAnalyses.gameId, games.id))
-      .leftJoin(races, eq(races.id, games.raceId))
-      .where(
-        and(
-          isNull(gameAnalyses.gameId),
-          ne(games.status, 'playing'),
-          or(and(eq(games.kind, 'race'), eq(races.state, 'finished')), and(eq(games.kind, 'daily'), lt(games.day, today))),
-        ),
-      )
-      .orderBy(desc(games.id))
-      .limit(this.rules.queueLimit)
-      .all();
-    for (const { id } of rows) this.enqueue(id);
-    this.armDayClose();
+  resume(): Pending<void> {
+    return after(this.store.missing(dayOf(this.clock.now()), this.rules.queueLimit), (ids) => {
+      for (const id of ids) this.enqueue(id);
+      this.armDayClose();
+    });
   }
 
   /** The stored analysis of game `id`, `pending` while it is being made; refused before the game's seed is public. */
   async answer(id: number): Promise<AnalysisAnswer> {
     const hidden = await this.replays.whyHidden(id);
     if (hidden !== null) throw new Refusal('analysis-hidden', `the analysis of game ${id} shows its later layouts, so it waits: ${hidden}`);
-    const row = this.db.select().from(gameAnalyses).where(eq(gameAnalyses.gameId, id)).get();
+    const row = await this.store.byGame(id);
     if (row) return { gameId: id, status: row.status, reason: row.reason, analysis: row.status === 'done' ? row.analysis : null };
     this.enqueue(id);
     return { gameId: id, status: 'pending', reason: null, analysis: null };
@@ -117,25 +102,8 @@ export class AnalysisService {
   async dayAnswer(day: string): Promise<DailyAnalysisAnswer> {
     const { finished } = await this.daily.view(day, null);
     if (!this.daily.isOver(day)) throw new Refusal('analysis-hidden', `the analysis of the daily deal of ${day} waits until the day is over (00:00 UTC)`);
-    const par = sql`json_extract(${gameAnalyses.analysis}, '$.par.count')`;
-    const row = this.db
-      .select({
-        analysed: sql<number>`count(${par})`,
-        reachedPar: sql<number>`coalesce(sum(${games.foundations} >= ${par}), 0)`,
-        max: sql<number | null>`max(json_extract(${gameAnalyses.analysis}, '$.firstDeal.max'))`,
-        exact: sql<number | null>`max(json_extract(${gameAnalyses.analysis}, '$.firstDeal.exact'))`,
-      })
-      .from(gameAnalyses)
-      .innerJoin(games, eq(games.id, gameAnalyses.gameId))
-      .where(and(eq(games.day, day), eq(gameAnalyses.status, 'done')))
-      .get()!;
-    return {
-      day,
-      firstDeal: row.max === null ? null : { max: row.max, exact: row.exact === 1 },
-      attempts: finished,
-      analysed: row.analysed,
-      reachedPar: row.reachedPar,
-    };
+    const figures = await this.store.dayFigures(day);
+    return { day, firstDeal: figures.firstDeal, attempts: finished, analysed: figures.analysed, reachedPar: figures.reachedPar };
   }
 
   /** Stops the worker (a solve in progress is dropped: its game stays pending and is queued again on the next start). */
@@ -155,7 +123,7 @@ export class AnalysisService {
   private async gameChanged(game: LiveGame): Promise<void> {
     if (game.state === 'playing' || (await this.replays.whyHidden(game.id)) !== null) return;
     if (game.raceId === null) return this.enqueue(game.id);
-    for (const { id } of this.db.select({ id: games.id }).from(games).where(eq(games.raceId, game.raceId)).all()) this.enqueue(id);
+    for (const { id } of await this.races.games(game.raceId)) this.enqueue(id);
   }
 
   /** At 00:00 UTC the day just over is public: its ended attempts are queued. */
@@ -164,16 +132,12 @@ export class AnalysisService {
     const now = this.clock.now();
     const day = dayOf(now);
     this.cancelDayTimer = this.clock.setTimer(dayStart(day) + DAY_MS - now, () => {
-      const rows = this.db
-        .select({ id: games.id })
-        .from(games)
-        .leftJoin(gameAnalyses, eq(gameAnalyses.gameId, games.id))
-        .where(and(eq(games.day, day), isNull(gameAnalyses.gameId), ne(games.status, 'playing')))
-        .orderBy(sql`${games.rankKey} is null`, games.rankKey)
-        .limit(this.rules.queueLimit)
-        .all();
-      for (const { id } of rows) this.enqueue(id);
       this.armDayClose();
+      // A failed read leaves the day's attempts to be queued when each is asked for, or at the next start.
+      void Promise.resolve()
+        .then(() => this.store.missingOfDay(day, this.rules.queueLimit))
+        .then((ids) => ids.forEach((id) => this.enqueue(id)))
+        .catch((error: unknown) => this.log.warn({ err: error, day }, 'cannot queue the analyses of a day'));
     });
   }
 
@@ -249,20 +213,18 @@ export class AnalysisService {
     this.finish(job, { status: 'unavailable', analysis: null, reason });
   }
 
-  private finish(job: number, result: Pick<typeof gameAnalyses.$inferInsert, 'status' | 'analysis' | 'reason'>): void {
+  private finish(job: number, result: Pick<AnalysisRow, 'status' | 'analysis' | 'reason'>): void {
     const running = this.running;
     if (running?.job !== job) return;
     running.cancelTimeout();
     this.running = null;
+    // Not stored: the game stays pending and is queued again when next asked for.
+    const notStored = (error: unknown) => this.log.warn({ err: error, gameId: running.gameId }, 'cannot store an analysis');
     try {
-      this.db
-        .insert(gameAnalyses)
-        .values({ gameId: running.gameId, ...result, createdAt: this.clock.now() })
-        .onConflictDoNothing()
-        .run();
+      const stored = this.store.store({ gameId: running.gameId, ...result, createdAt: this.clock.now() });
+      if (stored instanceof Promise) stored.catch(notStored);
     } catch (error) {
-      // Not stored: the game stays pending and is queued again when next asked for.
-      this.log.warn({ err: error, gameId: running.gameId }, 'cannot store an analysis');
+      notStored(error);
     }
     this.pump();
   }

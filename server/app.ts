@@ -124,8 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
   await app.register(seriesPlugin);
   await app.register(replaysPlugin);
-  // Analyses still query SQLite directly: on PostgreSQL they are not served yet.
-  if (app.storage.kind === 'sqlite') await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
+  await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);
   await app.register(pruningPlugin, options.pruning ?? {});

@@ -6,7 +6,7 @@
  */
 import type { PlayerView } from '../contract/index.js';
 import type { VariantId } from '../shared/index.js';
-import type { games, raceEntries, races, series } from './db/schema.js';
+import type { gameAnalyses, games, raceEntries, races, series } from './db/schema.js';
 import type { GameStore, Pending } from './ports.js';
 
 /** A game's stored row (both schemas have the same columns). */
@@ -155,6 +155,29 @@ export interface DailyStore {
   attempt(playerId: number, day: string): Pending<GameRow | undefined>;
 }
 
+export type AnalysisRow = typeof gameAnalyses.$inferSelect;
+
+/** What the analyses of a day's attempts add up to (analyses.ts). */
+export interface DayFigures {
+  /** Attempts with a stored par. */
+  readonly analysed: number;
+  /** Of those, the attempts with at least par's cards home. */
+  readonly reachedPar: number;
+  /** The first deal's maximum (the same layout for every attempt of the day), once one attempt is analysed. */
+  readonly firstDeal: { readonly max: number; readonly exact: boolean } | null;
+}
+
+export interface AnalysisStore {
+  byGame(gameId: number): Pending<AnalysisRow | undefined>;
+  /** Stores a game's analysis; one stored already (by another instance) stays. */
+  store(row: AnalysisRow): Pending<void>;
+  /** Ended games whose seed is public (races finished, dailies of days before `today`) with no analysis, newest first. */
+  missing(today: string, limit: number): Pending<number[]>;
+  /** A day's ended attempts with no analysis, the ranked ones first in rank order. */
+  missingOfDay(day: string, limit: number): Pending<number[]>;
+  dayFigures(day: string): Pending<DayFigures>;
+}
+
 /** Everything the service stores, on one database. */
 export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
@@ -164,6 +187,7 @@ export interface Storage {
   readonly series: SeriesStore;
   readonly replays: ReplayStore;
   readonly daily: DailyStore;
+  readonly analyses: AnalysisStore;
   /** The storage's reason when `error` is a failure to store (remembered for readiness), else undefined. */
   failure(error: unknown): string | undefined;
   /** Whether the database answers and takes writes now. */

@@ -1,4 +1,5 @@
 import type { Storage } from '../stores.js';
+import { SqliteAnalysisStore } from './analysis-store.js';
 import { SqliteDailyStore } from './daily-store.js';
 import { SqliteGameStore } from './game-store.js';
 import { closeDatabase, noteStorageFailure, storageReady, type Db } from './index.js';
@@ -17,6 +18,7 @@ export function sqliteStorage(db: Db): Storage {
     series: new SqliteSeriesStore(db),
     replays: new SqliteReplayStore(db),
     daily: new SqliteDailyStore(db),
+    analyses: new SqliteAnalysisStore(db),
     failure: (error) => noteStorageFailure(db, error),
     async ready() {
       try {

@@ -13,7 +13,7 @@ declare module 'fastify' {
 /** Game analyses over HTTP, made in a worker thread (analyses.ts); the worker is stopped before the database closes. */
 export default fp<{ rules: AnalysisRules }>(
   async (app, { rules }) => {
-    const analyses = new AnalysisService(app.db, app.games, app.replays, app.daily, app.clock, app.log, rules);
+    const analyses = new AnalysisService(app.storage.analyses, app.storage.races, app.games, app.replays, app.daily, app.clock, app.log, rules);
     app.decorate('analyses', analyses);
     app.addHook('onReady', async () => analyses.resume());
     app.addHook('preClose', async () => analyses.close());

@@ -9,7 +9,7 @@ import { parseAction, parseLayout, Position } from '../../shared/index.js';
 import type { AnalysisAnswer, AnalysisLine } from '../../contract/index.js';
 import { gameAnalyses } from '../../server/db/schema.js';
 import type { AppOptions } from '../../server/app.js';
-import { api, autoplay, Client, createPlayer, createRace, ManualClock, setSeed, startServer, TEST_DAILY_SECRET, unwrap, type TestPlayer, type TestServer } from './helpers.js';
+import { api, autoplay, Client, settledAnalysis as settled, createPlayer, createRace, ManualClock, setSeed, startServer, TEST_DAILY_SECRET, unwrap, type TestPlayer, type TestServer } from './helpers.js';
 
 let server: TestServer;
 const clients: Client[] = [];
@@ -20,21 +20,6 @@ afterEach(async () => {
 
 const HOUR = 3_600_000;
 const stored = (app: FastifyInstance) => app.db.select().from(gameAnalyses).all();
-
-/** GETs the analysis until it is no longer pending (the worker answers in its own time). */
-async function settled(app: FastifyInstance, gameId: number, viewer?: TestPlayer): Promise<AnalysisAnswer> {
-  let answer: AnalysisAnswer | undefined;
-  await vi.waitFor(
-    async () => {
-      const { status, body } = await api(app, 'GET', `/api/games/${gameId}/analysis`, viewer);
-      expect(status).toBe(200);
-      expect(body.status).not.toBe('pending');
-      answer = body;
-    },
-    { timeout: 30_000, interval: 50 },
-  );
-  return answer!;
-}
 
 /** Plays a line (actions and the layouts its redeals deal) from `first` with the engine; returns the cards home. */
 function playLine(variant: 'strict', first: string[], line: AnalysisLine): number {

@@ -1,11 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { expect, vi } from 'vitest';
 import { makeAction } from '../../shared/index.js';
 import { buildApp, type AppOptions } from '../../server/app.js';
 import type { Clock } from '../../server/clock.js';
 import { races } from '../../server/db/schema.js';
 import type { Pending } from '../../server/ports.js';
-import type { RaceView } from '../../contract/index.js';
+import type { AnalysisAnswer, RaceView } from '../../contract/index.js';
 import { homeFirst } from '../support/mirror.js';
 
 // The shared kit (test/support): the socket client, the mirror, the policies.
@@ -83,6 +84,21 @@ export function dbState(app: FastifyInstance): unknown {
  * trying secrets); its 2026-11-30 deal `homeFirst` loses after redeals.
  */
 export const TEST_DAILY_SECRET = 'test-daily-secret-0763-for-the-server-suite';
+
+/** GETs a game's analysis until it is no longer pending (the worker answers in its own time). */
+export async function settledAnalysis(app: FastifyInstance, gameId: number, viewer?: TestPlayer): Promise<AnalysisAnswer> {
+  let answer: AnalysisAnswer | undefined;
+  await vi.waitFor(
+    async () => {
+      const { status, body } = await api(app, 'GET', `/api/games/${gameId}/analysis`, viewer);
+      expect(status).toBe(200);
+      expect(body.status).not.toBe('pending');
+      answer = body;
+    },
+    { timeout: 30_000, interval: 50 },
+  );
+  return answer!;
+}
 
 /** The value of a call on the SQLite store, which answers in the same turn: a promise here would be a change of path. */
 export function now<T>(value: Pending<T>): T {

@@ -1,17 +1,18 @@
 // The whole service, over HTTP and real sockets, on each storage: SQLite (the default) and
 // PostgreSQL (DATABASE_URL, on the test cluster that test/services.ts or .ci/run starts). The
-// same race, daily attempt, replays, statistics and readiness on both; then a second instance on
+// same race, daily attempt, series deal, replays, analyses, statistics and readiness on both; then a second instance on
 // the same database reads what the first stored. Last, an instance whose PostgreSQL goes away.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { api, Client, createPlayer, createRace, ManualClock, Mirror, play, playToEnd, startServer, TEST_DAILY_SECRET, type TestServer } from './helpers.js';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { api, Client, createPlayer, createRace, ManualClock, Mirror, play, playToEnd, settledAnalysis, startServer, TEST_DAILY_SECRET, type TestServer } from './helpers.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
 import { relay } from './relay.js';
 
+const HOUR = 3_600_000;
 /** A strict deal `homeFirst` wins. */
 const WINNABLE = 's2';
 
@@ -64,7 +65,7 @@ describe.each([
   let place: Place;
   afterAll(async () => place?.drop());
 
-  it('runs a race, a daily attempt, replays, statistics and readiness, and a second instance reads them', async () => {
+  it('runs a race, a daily attempt, a series deal, replays, analyses, statistics and readiness, and a second instance reads them', async () => {
     place = await open();
     const clock = new ManualClock();
     const server = await startServer({ ...place.options, clock, dailySecret: TEST_DAILY_SECRET });
@@ -137,6 +138,15 @@ describe.each([
     const seriesView = (await api(app, 'GET', `/api/series/${seriesCode}`, bob)).body.series;
     expect(seriesView).toMatchObject({ playerCount: 1, players: [{ player: { name: 'Bob' }, played: 1, wins: 0, next: 2 }], me: { next: 2, playing: null, results: { played: 1 } } });
     expect((await api(app, 'GET', `/api/players/${bob.id}/stats`)).body.stats.series).toMatchObject([{ code: seriesCode, played: 1, wins: 0, next: 2 }]);
+
+    // Analyses: the finished race's games at once; the day's attempt once the day is over (00:00 UTC, 12 hours on).
+    expect(await settledAnalysis(app, gameA.gameId)).toMatchObject({ status: 'done', analysis: { clairvoyant: { best: 52, won: true, exact: true } } });
+    const day = daily.body.daily.day;
+    clock.advance(12 * HOUR);
+    await vi.waitFor(
+      async () => expect((await api(app, 'GET', `/api/daily/${day}/analysis`)).body).toEqual({ day, firstDeal: { max: 52, exact: true }, attempts: 1, analysed: 1, reachedPar: 1 }),
+      { timeout: 30_000, interval: 50 },
+    );
 
     // Another instance on the same database: the same players, race and board.
     const other = await startServer({ ...place.options, clock, dailySecret: TEST_DAILY_SECRET });

@@ -1,4 +1,5 @@
 import type { Storage } from '../../stores.js';
+import { PgAnalysisStore } from './analysis-store.js';
 import { PgDailyStore } from './daily-store.js';
 import { PgGameStore, pgFailureCode } from './game-store.js';
 import type { PgDb } from './index.js';
@@ -21,6 +22,7 @@ export function pgStorage(db: PgDb): Storage {
     series: new PgSeriesStore(db),
     replays: new PgReplayStore(db),
     daily: new PgDailyStore(db),
+    analyses: new PgAnalysisStore(db),
     failure: (error) => pgFailureCode(error),
     async ready() {
       let timer: NodeJS.Timeout | undefined;
