@@ -55,6 +55,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 type ErrorFields = Omit<ServerMessageOf<'error'>, 'type'>;
 
+/** A frame as it arrived, within the socket's budget. */
+interface Frame {
+  readonly data: RawData;
+  readonly isBinary: boolean;
+}
+
 /**
  * The socket route `/ws?token=TOKEN`. Every frame is budgeted, size-checked, parsed as JSON and
  * read with the one zod union; the game service does the rest. Client input never throws out
@@ -117,10 +123,12 @@ export default fp<{ limits: SocketLimits }>(
         // Handlers first, synchronously: frames sent right after the upgrade must not be lost.
         // A frame whose answer comes later (a store that answers later, a race view) holds back the
         // socket's next frames until it is answered: every frame is answered in the order it came.
+        // The frame budget is spent as a frame arrives: one over it is dropped there (only its turn
+        // to be refused waits), so what is held back behind a slow answer stays within the budget.
         let answering: Promise<void> | undefined;
-        const take = (data: RawData, isBinary: boolean): Promise<void> | void => {
+        const take = (frame: Frame | null): Promise<void> | void => {
           try {
-            return onFrame(data, isBinary);
+            return frame ? onFrame(frame.data, frame.isBinary) : overBudget();
           } catch (error) {
             failed(error);
             return undefined;
@@ -133,8 +141,9 @@ export default fp<{ limits: SocketLimits }>(
           answering = settled;
         };
         socket.on('message', (data, isBinary) => {
-          if (answering !== undefined) return holdBack(answering.then(() => take(data, isBinary)));
-          const pending = take(data, isBinary);
+          const frame = bucket.take(app.clock.now()) ? { data, isBinary } : null;
+          if (answering !== undefined) return holdBack(answering.then(() => take(frame)));
+          const pending = take(frame);
           if (pending instanceof Promise) holdBack(pending);
         });
         socket.on('pong', () => ((socket as WebSocket & { lucieAlive?: boolean }).lucieAlive = true));
@@ -154,17 +163,17 @@ export default fp<{ limits: SocketLimits }>(
           reply({ code: 'internal', message: 'the server failed on this message; nothing was applied' });
         };
 
+        /** A frame over the budget: the first of a run is told so, the rest are dropped quietly. */
+        function overBudget(): void {
+          if (bucket.warned) return;
+          bucket.warned = true;
+          reply({
+            code: 'rate-limited',
+            message: `too many messages: at most ${limits.burst} at once and ${limits.perSecond} per second; this one was dropped`,
+          });
+        }
+
         function onFrame(data: RawData, isBinary: boolean): Promise<void> | void {
-          if (!bucket.take(app.clock.now())) {
-            if (!bucket.warned) {
-              bucket.warned = true;
-              reply({
-                code: 'rate-limited',
-                message: `too many messages: at most ${limits.burst} at once and ${limits.perSecond} per second; this one was dropped`,
-              });
-            }
-            return;
-          }
           bucket.warned = false;
           const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
           if (isBinary) return reply({ code: 'bad-message', message: 'frames must be JSON text, not binary' });
