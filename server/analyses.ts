@@ -75,8 +75,9 @@ export class AnalysisService {
     private readonly rules: AnalysisRules,
   ) {
     gameService.onChange((game) => {
-      // A failed look-up (the storage, say) must never reach the move path that told us.
-      this.gameChanged(game).catch((error: unknown) => log.warn({ err: error, gameId: game.id }, 'cannot queue an analysis'));
+      // Called on every move: only an ended game is looked at, and its look-up (the storage, say) must never fail the move path.
+      if (game.state === 'playing') return;
+      this.gameEnded(game).catch((error: unknown) => log.warn({ err: error, gameId: game.id }, 'cannot queue an analysis'));
     });
   }
 
@@ -120,8 +121,8 @@ export class AnalysisService {
   }
 
   /** A game that ends with its seed public (the last of a race, an attempt timed out at the end of its day) is queued, with its race. */
-  private async gameChanged(game: LiveGame): Promise<void> {
-    if (game.state === 'playing' || (await this.replays.whyHidden(game.id)) !== null) return;
+  private async gameEnded(game: LiveGame): Promise<void> {
+    if ((await this.replays.whyHidden(game.id)) !== null) return;
     if (game.raceId === null) return this.enqueue(game.id);
     for (const { id } of await this.races.games(game.raceId)) this.enqueue(id);
   }
