@@ -21,7 +21,7 @@ import type { GameService, LiveGame } from './games.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { presenceOf } from './presence.js';
-import { randomShareCode } from './share-code.js';
+import { freshShareCode } from './share-code.js';
 import { rankStandings, type Finisher } from './standings.js';
 import type { GameRow, PlayerStore, RacerRow, RaceRow, RaceStore } from './stores.js';
 
@@ -99,7 +99,7 @@ export class RaceService {
 
   async create(creator: PlayerView, options: RaceOptions & { rematchOf?: number }): Promise<RaceView> {
     const now = this.clock.now();
-    const code = await this.freshCode();
+    const code = await freshShareCode((code) => this.find(code));
     await this.store.create(
       {
           code,
@@ -407,13 +407,6 @@ export class RaceService {
     const race = await this.find(code);
     if (!race) throw new Refusal('unknown-race', `there is no race ${code}`);
     return race;
-  }
-
-  private async freshCode(): Promise<string> {
-    for (;;) {
-      const code = randomShareCode();
-      if (!(await this.find(code))) return code;
-    }
   }
 }
 

@@ -15,7 +15,7 @@ import { SERIES_DEALS, type PlayerSeries, type PlayerView, type SeriesProgress, 
 import type { Clock } from './clock.js';
 import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
-import { randomShareCode } from './share-code.js';
+import { freshShareCode } from './share-code.js';
 import type { GameRow, PlayerStore, SeriesRow, SeriesStore, SeriesTally } from './stores.js';
 
 /** Versioned, like the deal algorithm: changing how a deal's seed is made must change this. */
@@ -65,8 +65,7 @@ export class SeriesService {
 
   /** A new series of `variant` created by `creator`, with a fresh secret seed. */
   async create(creator: PlayerView, variant: VariantId): Promise<SeriesView> {
-    let code = randomShareCode();
-    while (await this.store.byCode(code)) code = randomShareCode();
+    const code = await freshShareCode((code) => this.store.byCode(code));
     await this.store.create({ code, variant, seed: randomBytes(16).toString('base64url'), creatorId: creator.id, createdAt: this.clock.now() });
     return this.view(code, creator);
   }
