@@ -1,110 +1,130 @@
-// Scale-out benchmark, storage and fan-out level: paced players each append moves to their own
-// game (the log row and the game's counts in one transaction, committed before it counts) through
-// 1, 2 and 3 instance processes sharing one PostgreSQL, beside one process on a SQLite file in the
-// same run; then Redis fan-out latency to 1-3 subscribed instances. The full websocket path on
-// PostgreSQL needs the server's storage port (see the scale-out section of server/README.md).
-// Knobs: BENCH_SCALE_PLAYERS=200,500 BENCH_SCALE_RATE (moves/s per player) BENCH_SCALE_MS.
+// Scale-out benchmark on real server processes (test/support/cluster.ts): the server bench's paced
+// players (bench/server-clients.ts, in their own process) race over websockets against 1, 2 and 3
+// instances sharing one PostgreSQL and one Redis, each race's racers spread over the instances,
+// beside one instance on a SQLite file (no Redis) in the same run. Per configuration: moves/s,
+// ack p50/p99, and the delay from a move's ack to the other racers receiving its progress (through
+// Redis between instances; the local hub in the SQLite process). Then the Redis hop alone: publish
+// → delivery on 1-3 subscribed instances. Every acknowledged move is counted in the database.
+// Knobs: BENCH_SCALE_PLAYERS=200,500 BENCH_SCALE_RATE (moves/s per player) BENCH_SCALE_MS
+// BENCH_SCALE_INSTANCES=1,2,3.
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { closeDatabase, openDatabase } from '../server/db/index.js';
-import * as sqliteSchema from '../server/db/schema.js';
-import { openPgDatabase } from '../server/db/pg/index.js';
-import * as pgSchema from '../server/db/pg/schema.js';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import type { VariantId } from '../shared/index.js';
 import { RedisBus } from '../server/scale/bus.js';
 import startServices from '../test/services.js';
 import { createTestDatabase } from '../test/server/pg.js';
+import { Cluster } from '../test/support/cluster.js';
 import { format, percentile } from './measure.js';
-import type { WorkerCommand, WorkerResult } from './scale-worker.js';
+import { runClients, stop } from './server.js';
+import type { Latencies, RunCommand } from './server-clients.js';
 
 const PLAYER_COUNTS = process.env.BENCH_SCALE_PLAYERS?.split(',').map(Number) ?? [200, 500];
 const PER_SECOND = Number(process.env.BENCH_SCALE_RATE ?? 5);
+const MEASURE_MS = Number(process.env.BENCH_SCALE_MS ?? 5000);
+const INSTANCE_COUNTS = process.env.BENCH_SCALE_INSTANCES?.split(',').map(Number) ?? [1, 2, 3];
 const WARMUP_MS = 1000;
-const MEASURE_MS = Number(process.env.BENCH_SCALE_MS ?? 4000);
-const POOL_SIZE = 10;
-const INSTANCE_COUNTS = [1, 2, 3];
+/** As the server bench: full races, every racer watching, games that outlast the run. */
+const SEATS = 8;
+const VARIANT: VariantId = 'shamrocks';
 
 interface Figures {
-  perSecond: number;
-  p50: number;
-  p99: number;
+  movesPerSecond: number;
+  ack: Latencies;
+  progress: Latencies;
+  /** Moves in game_actions = acks the players received. */
+  durable: boolean;
 }
 
-const game = { kind: 'race', variant: 'strict', seed: 's', status: 'playing', foundations: 0, startedAt: 1 } as const;
-
-function runWorkers(commands: WorkerCommand[]): Promise<Figures> {
-  const script = fileURLToPath(new URL('./scale-worker.ts', import.meta.url));
-  return Promise.all(
-    commands.map(
-      (command) =>
-        new Promise<WorkerResult>((resolve, reject) => {
-          const child = fork(script, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-          const timer = setTimeout(() => child.kill('SIGKILL'), 60_000 + command.warmupMs + command.measureMs);
-          child.on('message', (message: { type: 'result'; result: WorkerResult } | { type: 'failed'; message: string }) => {
-            if (message.type === 'result') resolve(message.result);
-            else reject(new Error(message.message));
-          });
-          child.on('exit', (code) => {
-            clearTimeout(timer);
-            reject(new Error(`a worker exited (${code})`));
-          });
-          child.send(command);
-        }),
-    ),
-  ).then((results) => {
-    const latencies = results.flatMap((result) => result.latencies);
-    const committed = results.reduce((sum, result) => sum + result.committedInWindow, 0);
-    return { perSecond: committed / (MEASURE_MS / 1000), p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
-  });
+/** What a configuration runs on: the instances' environment and how to count the stored moves. */
+interface Place {
+  env: Record<string, string>;
+  storedMoves(): Promise<number>;
+  drop(): Promise<void>;
 }
 
-const slices = (ids: number[], parts: number): number[][] => Array.from({ length: parts }, (_, i) => ids.filter((_, j) => j % parts === i));
-
-async function sqliteRun(players: number): Promise<Figures> {
+function sqlitePlace(): Place {
   const dataDir = mkdtempSync(join(tmpdir(), 'lucie-bench-scale-'));
-  try {
-    const db = openDatabase(dataDir);
-    const [player] = db.insert(sqliteSchema.players).values({ name: 'bench', tokenHash: 'bench', createdAt: 1 }).returning().all();
-    const rows = db
-      .insert(sqliteSchema.games)
-      .values(Array.from({ length: players }, () => ({ ...game, playerId: player!.id })))
-      .returning({ id: sqliteSchema.games.id })
-      .all();
-    await closeDatabase(db);
-    return await runWorkers([{ storage: { kind: 'sqlite', dataDir }, gameIds: rows.map((row) => row.id), perSecond: PER_SECOND, warmupMs: WARMUP_MS, measureMs: MEASURE_MS }]);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  return {
+    env: { DATA_DIR: dataDir },
+    async storedMoves() {
+      const db = new Database(join(dataDir, 'lucie.db'), { readonly: true });
+      try {
+        return (db.prepare('select count(*) as n from game_actions').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    },
+    async drop() {
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
-async function postgresRun(players: number, instances: number): Promise<Figures> {
+async function postgresPlace(): Promise<Place> {
   const database = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'lucie-bench-scale-'));
+  return {
+    env: { DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_PREFIX: `bench-${randomBytes(4).toString('hex')}`, DATA_DIR: dataDir },
+    async storedMoves() {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        return Number((await client.query('select count(*) as n from game_actions')).rows[0].n);
+      } finally {
+        await client.end();
+      }
+    },
+    async drop() {
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `players` paced players against `instances` fresh instances on `place`. */
+async function serverRun(place: Place, instances: number, players: number): Promise<Figures> {
+  const cluster = new Cluster({ ...place.env, COUNTDOWN_MS: '0', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' });
+  const clients = fork(fileURLToPath(new URL('./server-clients.ts', import.meta.url)), [], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   try {
-    const db = await openPgDatabase(database.url, { poolSize: 2 });
-    const [player] = await db.insert(pgSchema.players).values({ name: 'bench', tokenHash: 'bench', createdAt: 1 }).returning();
-    const rows = await db
-      .insert(pgSchema.games)
-      .values(Array.from({ length: players }, () => ({ ...game, playerId: player!.id })))
-      .returning({ id: pgSchema.games.id });
-    await db.$client.end();
-    const storage = { kind: 'postgres', url: database.url, poolSize: POOL_SIZE } as const;
-    return await runWorkers(
-      slices(
-        rows.map((row) => row.id),
-        instances,
-      ).map((gameIds) => ({ storage, gameIds, perSecond: PER_SECOND, warmupMs: WARMUP_MS, measureMs: MEASURE_MS })),
-    );
+    const started = await cluster.start(instances);
+    const command: RunCommand = {
+      type: 'run',
+      httpBase: started[0]!.base,
+      wsBases: started.map((instance) => instance.wsBase),
+      echo: false,
+      players,
+      seats: SEATS,
+      variant: VARIANT,
+      warmupMs: WARMUP_MS,
+      measureMs: MEASURE_MS,
+      loads: [{ name: 'paced', perSecond: PER_SECOND }],
+    };
+    const result = await runClients(clients, command);
+    const errors = cluster.errors();
+    if (errors.length > 0) throw new Error(`the instances logged errors:\n${errors.slice(0, 5).join('\n')}`);
+    const { moves, progress } = result.loads[0]!;
+    return { movesPerSecond: moves.count / moves.seconds, ack: moves, progress, durable: (await place.storedMoves()) === result.acks };
   } finally {
-    await database.drop();
+    await stop(clients);
+    await cluster.close();
+    await place.drop();
   }
 }
 
 /** Publish → delivery latency of race messages on a Redis bus with `instances` subscribed instances. */
 async function fanOutRun(instances: number, messages: number, perSecond: number): Promise<{ p50: number; p99: number }> {
-  const prefix = `bench-${process.pid}-${instances}`;
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const publisher = new RedisBus(process.env.TEST_REDIS_URL!, prefix);
   const subscribers = Array.from({ length: instances }, () => new RedisBus(process.env.TEST_REDIS_URL!, prefix));
   await Promise.all([publisher, ...subscribers].map((bus) => bus.connect()));
@@ -135,21 +155,37 @@ async function fanOutRun(instances: number, messages: number, perSecond: number)
 export async function benchScale(): Promise<void> {
   const stopServices = startServices();
   try {
-    console.log(`## Scale-out, storage level (${PER_SECOND} moves/s per player, ${MEASURE_MS / 1000} s measured after ${WARMUP_MS / 1000} s; latency from when a move is due to its commit)`);
-    console.log('| storage | instances | players | commits/s | p50 ms | p99 ms | p99 vs SQLite |');
-    console.log('| --- | --- | --- | --- | --- | --- | --- |');
+    console.log(
+      `## Scale-out on real server processes (${VARIANT} races of ${SEATS} seats spread over the instances, every racer watching; ` +
+        `${PER_SECOND} moves/s per player, ${MEASURE_MS / 1000} s measured after ${WARMUP_MS / 1000} s)`,
+    );
+    console.log(
+      'Ack: from sending a move to its ack. Progress: from a move\'s ack to each other racer receiving its progress (coalesced per race, 50 ms windows, in every configuration).',
+    );
+    console.log('| storage | instances | players | offered moves/s | moves/s | ack p50 ms | ack p99 ms | progress p50 ms | progress p99 ms | ack p99 vs SQLite | moves/s vs 1 instance | stored = acked |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    const row = (storage: string, instances: number, players: number, figures: Figures, sqlite: Figures, single: Figures | undefined) =>
+      console.log(
+        `| ${storage} | ${instances} | ${players} | ${format(players * PER_SECOND, 0)} | ${format(figures.movesPerSecond, 0)} | ` +
+          `${format(figures.ack.p50)} | ${format(figures.ack.p99)} | ${format(figures.progress.p50)} | ${format(figures.progress.p99)} | ` +
+          `${format(figures.ack.p99 / sqlite.ack.p99)}× | ${single ? `${format(figures.movesPerSecond / single.movesPerSecond)}×` : '–'} | ${figures.durable ? 'yes' : '**NO**'} |`,
+      );
     for (const players of PLAYER_COUNTS) {
-      const sqlite = await sqliteRun(players);
-      console.log(`| SQLite file (WAL, NORMAL) | 1 | ${players} | ${format(sqlite.perSecond, 0)} | ${format(sqlite.p50)} | ${format(sqlite.p99)} | 1× |`);
+      const sqlite = await serverRun(sqlitePlace(), 1, players);
+      row('SQLite file (WAL, NORMAL), no Redis', 1, players, sqlite, sqlite, undefined);
+      let single: Figures | undefined;
       for (const instances of INSTANCE_COUNTS) {
-        const pg = await postgresRun(players, instances);
-        console.log(
-          `| PostgreSQL (pool ${POOL_SIZE} per instance) | ${instances} | ${players} | ${format(pg.perSecond, 0)} | ${format(pg.p50)} | ${format(pg.p99)} | ${format(pg.p99 / sqlite.p99)}× |`,
-        );
+        const figures = await serverRun(await postgresPlace(), instances, players);
+        single ??= figures;
+        row('PostgreSQL + Redis', instances, players, figures, sqlite, single);
       }
     }
-    console.log(`\nOffered load: players × ${PER_SECOND} moves/s; commits/s below it means the storage fell behind (latency then grows with the run).`);
-    console.log('\n## Redis fan-out: one race topic, 2000 messages at 1000/s, publish → delivery on each subscribed instance');
+    console.log(
+      `\nOffered load: players × ${PER_SECOND} moves/s; moves/s below it means the service fell behind. All processes ` +
+        '(instances, players, PostgreSQL, Redis) share this machine\'s cores: with fewer cores than processes, more instances add ' +
+        'hops (Redis) without adding CPU, so throughput cannot grow with instances here.',
+    );
+    console.log('\n## Redis fan-out alone: one race topic, 2000 messages at 1000/s, publish → delivery on each subscribed instance');
     console.log('| subscribed instances | p50 ms | p99 ms |');
     console.log('| --- | --- | --- |');
     for (const instances of INSTANCE_COUNTS) {
@@ -157,8 +193,8 @@ export async function benchScale(): Promise<void> {
       console.log(`| ${instances} | ${format(p50)} | ${format(p99)} |`);
     }
     console.log(
-      '\nRedis delivers a race message once per subscribed instance, which writes it to its own watchers of that race: ' +
-        'the Redis cost grows with instances, not watchers; per watcher it is the local socket write the server bench measures.',
+      '\nA race message crosses Redis once per subscribed instance, which then writes it to its own watchers of the race: ' +
+        'the Redis cost grows with instances, not with watchers; what a watcher adds is its local socket write (the progress column above includes both).',
     );
   } finally {
     stopServices?.();

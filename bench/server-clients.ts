@@ -13,7 +13,10 @@ import { seededRandom } from './measure.js';
 export interface RunCommand {
   type: 'run';
   httpBase: string;
-  wsBase: string;
+  /** Where players open their sockets: player i on the (i mod n)th, so a race's racers are spread over all of them. */
+  wsBases: string[];
+  /** Whether each moves phase is followed by an echo phase (the bare websocket route on wsBases[0]). */
+  echo: boolean;
   players: number;
   seats: number;
   variant: VariantId;
@@ -41,11 +44,13 @@ export interface Latencies {
 export interface LoadResult {
   load: Load;
   moves: Latencies;
-  echo: Latencies;
+  echo: Latencies | null;
+  /** From a racer's ack to each other racer receiving the progress of that move (the same process, one clock). */
+  progress: Latencies;
   /** Players still playing at the end of the moves phase (the others' games ended). */
   playing: number;
   /** Busy fraction of this process's event loop during each measured phase. */
-  clientBusy: { moves: number; echo: number };
+  clientBusy: { moves: number; echo: number | null };
 }
 
 export interface RunResult {
@@ -106,6 +111,12 @@ const isType =
   (message: ServerMessage): message is Extract<ServerMessage, { type: K }> =>
     message.type === type;
 
+/**
+ * When each acked move's ack arrived (`gameId:moves`), and the delays from it to the other racers'
+ * progress of that move, while a phase is measured.
+ */
+const progressDelays = { ackedAt: new Map<string, number>(), record: undefined as number[] | undefined };
+
 class BenchPlayer {
   readonly inbox = new Inbox();
   /** The player's game as its acks built it (set once dealt). */
@@ -123,9 +134,19 @@ class BenchPlayer {
     socket.on('message', (data: RawData) => {
       const text = data.toString();
       // Progress of the racers (every move of the race) is what a client shows but never waits for.
-      if (text.startsWith('{"type":"progress"')) return;
+      if (text.startsWith('{"type":"progress"')) {
+        if (progressDelays.record) this.heard(JSON.parse(text));
+        return;
+      }
       this.inbox.push(JSON.parse(text));
     });
+  }
+
+  /** A racer's progress: how long after that move's ack it reached this player. */
+  private heard({ progress }: { progress: { playerId: number; gameId: number; moves: number } }): void {
+    if (progress.playerId === this.id) return;
+    const ackedAt = progressDelays.ackedAt.get(`${progress.gameId}:${progress.moves}`);
+    if (ackedAt !== undefined) progressDelays.record?.push(performance.now() - ackedAt);
   }
 
   /** Plays until `until` (performance.now()), pushing each move→ack time in ms to `record`. */
@@ -148,6 +169,7 @@ class BenchPlayer {
       const ms = performance.now() - start;
       if (answer.type === 'error') throw new Error(`move ${index} of game ${this.mirror.gameId} refused: ${answer.code} ${answer.message}`);
       record?.push(ms);
+      if (record) progressDelays.ackedAt.set(`${this.mirror.gameId}:${index + 1}`, performance.now());
       this.mirror.apply(answer);
       if (this.mirror.position.status().over) this.ended = true;
     }
@@ -193,7 +215,7 @@ async function echoLoop(socket: WebSocket, frame: string, until: number, record:
 }
 
 async function run(command: RunCommand): Promise<RunResult> {
-  const { httpBase, wsBase, players: count, seats, variant } = command;
+  const { httpBase, wsBases, players: count, seats, variant } = command;
   const post = async (path: string, token?: string, body: object = {}) => {
     const response = await fetch(`${httpBase}${path}`, {
       method: 'POST',
@@ -227,10 +249,12 @@ async function run(command: RunCommand): Promise<RunResult> {
     });
   const players: BenchPlayer[] = [];
   const echoes: WebSocket[] = [];
-  for (const race of races) {
+  for (const [r, race] of races.entries()) {
     for (let first = 0; first < race.members.length; first += HANDSHAKE_BATCH) {
       const batch = await Promise.all(
-        race.members.slice(first, first + HANDSHAKE_BATCH).map(async ({ id, token }) => {
+        race.members.slice(first, first + HANDSHAKE_BATCH).map(async ({ id, token }, j) => {
+          // A race's racers take the instances in turn, so every race spans all of them.
+          const wsBase = wsBases[(r + first + j) % wsBases.length]!;
           // Listening from the start: the welcome can come in the same read as the upgrade.
           const player = new BenchPlayer(id, new WebSocket(`${wsBase}/ws?token=${encodeURIComponent(token)}`));
           await opened(player.socket);
@@ -243,8 +267,8 @@ async function run(command: RunCommand): Promise<RunResult> {
       players.push(...batch);
     }
   }
-  for (let first = 0; first < count; first += HANDSHAKE_BATCH) {
-    echoes.push(...(await Promise.all(Array.from({ length: Math.min(HANDSHAKE_BATCH, count - first) }, () => opened(new WebSocket(`${wsBase}/bench-echo`))))));
+  for (let first = 0; command.echo && first < count; first += HANDSHAKE_BATCH) {
+    echoes.push(...(await Promise.all(Array.from({ length: Math.min(HANDSHAKE_BATCH, count - first) }, () => opened(new WebSocket(`${wsBases[0]}/bench-echo`))))));
   }
   for (const race of races) await post(`/api/races/${race.code}/start`, race.creator);
   await Promise.all(
@@ -271,14 +295,27 @@ async function run(command: RunCommand): Promise<RunResult> {
   const frameOf = (player: BenchPlayer) => JSON.stringify({ type: 'action', gameId: player.mirror.gameId, index: player.mirror.index, action: '17>18' });
   const loads: LoadResult[] = [];
   for (const load of command.loads) {
-    const moves = await phase(load, 'moves', (until, record) => Promise.all(players.map((player) => player.play(until, record, load.perSecond))).then(() => {}));
+    const delays: number[] = [];
+    const moves = await phase(load, 'moves', async (until, record) => {
+      progressDelays.record = record && delays;
+      await Promise.all(players.map((player) => player.play(until, record, load.perSecond)));
+      progressDelays.record = undefined;
+      progressDelays.ackedAt.clear();
+    });
     const playing = players.filter((player) => !player.ended).length;
     // Each echo socket sends what its player sent last, in size: the same frames both ways.
     const frames = players.map(frameOf);
-    const echo = await phase(load, 'echo', (until, record) =>
-      Promise.all(echoes.map((socket, i) => echoLoop(socket, frames[i]!, until, record, load.perSecond))).then(() => {}),
-    );
-    loads.push({ load, moves: moves.latencies, echo: echo.latencies, playing, clientBusy: { moves: moves.busy, echo: echo.busy } });
+    const echo = command.echo
+      ? await phase(load, 'echo', (until, record) => Promise.all(echoes.map((socket, i) => echoLoop(socket, frames[i]!, until, record, load.perSecond))).then(() => {}))
+      : null;
+    loads.push({
+      load,
+      moves: moves.latencies,
+      echo: echo?.latencies ?? null,
+      progress: summarise(delays, moves.latencies.seconds),
+      playing,
+      clientBusy: { moves: moves.busy, echo: echo?.busy ?? null },
+    });
   }
   const acks = acksSoFar();
   const frameBytes = Math.round(players.reduce((sum, player) => sum + frameOf(player).length, 0) / players.length);

@@ -72,7 +72,8 @@ export async function benchServer(): Promise<void> {
   const command = (players: number, loads: Load[], measureMs: number): RunCommand => ({
     type: 'run',
     httpBase: `http://127.0.0.1:${address.port}`,
-    wsBase: `ws://127.0.0.1:${address.port}`,
+    wsBases: [`ws://127.0.0.1:${address.port}`],
+    echo: true,
     players,
     seats: SEATS,
     variant: VARIANT,
@@ -101,7 +102,9 @@ export async function benchServer(): Promise<void> {
       const stored = (sqlite.prepare('select count(*) as n from game_actions').get() as { n: number }).n;
       if (stored !== acked) throw new Error(`durability: game_actions holds ${stored} rows but ${acked} moves were acknowledged`);
       durable = `${stored} rows in game_actions = ${acked} acks received`;
-      for (const { load, moves, echo, playing, clientBusy } of result.loads) {
+      for (const { load, moves, echo: echoed, playing, clientBusy } of result.loads) {
+        // This bench always asks for the echo phase.
+        const echo = echoed!;
         const movesBusy = serverBusy.get(`${load.name} moves`);
         const echoBusy = serverBusy.get(`${load.name} echo`);
         // The server process's CPU time (user + system) over the phase, per message.
@@ -113,7 +116,7 @@ export async function benchServer(): Promise<void> {
             `${format(echo.count / echo.seconds, 0)} | ${format(echo.p50)} | ${format(echo.p99)} | ` +
             `${format(moves.p50 / echo.p50)}× | ${format(moves.p99 / echo.p99)}× | ` +
             `${format(cpuPerMove, 0)} / ${format(cpuPerEcho, 0)} | ${percent(movesBusy?.loop)} / ${percent(echoBusy?.loop)} | ` +
-            `${percent(clientBusy.moves)} / ${percent(clientBusy.echo)} |`,
+            `${percent(clientBusy.moves)} / ${percent(clientBusy.echo!)} |`,
         );
         notes.push(
           `${load.name}, ${players} players: ${moves.count} moves measured, ${playing} games still playing at the end; ` +
@@ -164,7 +167,7 @@ async function phaseProfiler(dir: string) {
 }
 
 /** Asks the players' process to leave, and ends it if it does not within a few seconds. */
-async function stop(clients: ChildProcess): Promise<void> {
+export async function stop(clients: ChildProcess): Promise<void> {
   if (clients.exitCode !== null || clients.signalCode !== null) return;
   const exited = new Promise((resolve) => clients.once('exit', resolve));
   if (clients.connected) clients.send({ type: 'exit' });
@@ -173,7 +176,7 @@ async function stop(clients: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-function runClients(clients: ChildProcess, command: RunCommand, onPhase: (event: PhaseEvent) => void): Promise<RunResult> {
+export function runClients(clients: ChildProcess, command: RunCommand, onPhase: (event: PhaseEvent) => void = () => {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => finish(new Error(`the players did not finish within ${RUN_TIMEOUT_MS / 1000} s`)), RUN_TIMEOUT_MS);
     const onMessage = (message: ChildMessage) => {
