@@ -2,7 +2,9 @@
 // server's event loop has a core to itself. Players and races are made over HTTP; each player
 // has one real websocket, watches its race and plays its own game one action at a time (send,
 // wait for the ack, apply it), computing its moves with the engine as a real client does. Then as
-// many sockets on the bare echo route do the same with frames of the same size, at the same pace.
+// many sockets on the bare echo route do the same with frames of the same size, at the same pace,
+// and again on the floor route (bench/server-floor.ts), grouped in the same races and owed as many
+// progress frames per move, of the same size, as the moves phase brought the players.
 import { performance } from 'node:perf_hooks';
 import { WebSocket, type RawData } from 'ws';
 import type { VariantId } from '../shared/index.js';
@@ -42,10 +44,13 @@ export interface LoadResult {
   load: Load;
   moves: Latencies;
   echo: Latencies;
+  floor: Latencies;
+  /** Progress frames the players received per move acked, and their mean size: what the floor fans out. */
+  fanout: { perMove: number; bytes: number };
   /** Players still playing at the end of the moves phase (the others' games ended). */
   playing: number;
   /** Busy fraction of this process's event loop during each measured phase. */
-  clientBusy: { moves: number; echo: number };
+  clientBusy: { moves: number; echo: number; floor: number };
 }
 
 export interface RunResult {
@@ -59,7 +64,7 @@ export interface RunResult {
 export interface PhaseEvent {
   type: 'phase';
   load: string;
-  phase: 'moves' | 'echo';
+  phase: 'moves' | 'echo' | 'floor';
   edge: 'start' | 'end';
 }
 
@@ -111,6 +116,8 @@ class BenchPlayer {
   /** The player's game as its acks built it (set once dealt). */
   mirror!: Mirror;
   ended = false;
+  /** Progress frames received, and their bytes (counted over the measured moves phase). */
+  progress = { frames: 0, bytes: 0 };
   private readonly random: () => number;
   private readonly policy: Policy;
 
@@ -123,7 +130,11 @@ class BenchPlayer {
     socket.on('message', (data: RawData) => {
       const text = data.toString();
       // Progress of the racers (every move of the race) is what a client shows but never waits for.
-      if (text.startsWith('{"type":"progress"')) return;
+      if (text.startsWith('{"type":"progress"')) {
+        this.progress.frames++;
+        this.progress.bytes += text.length;
+        return;
+      }
       this.inbox.push(JSON.parse(text));
     });
   }
@@ -192,6 +203,26 @@ async function echoLoop(socket: WebSocket, frame: string, until: number, record:
   }
 }
 
+/** A floor socket: like the echo, but the answer it waits for is the first frame that is not fan-out. */
+async function floorLoop(socket: WebSocket, frame: string, until: number, record: number[] | undefined, perSecond: number | null): Promise<void> {
+  const pace = new Pace(perSecond, Math.random);
+  while (await pace.wait(until)) {
+    const start = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no floor ack within 10 s')), MESSAGE_TIMEOUT_MS);
+      const onMessage = (data: RawData) => {
+        if (data.toString().startsWith('{"type":"progress"')) return;
+        clearTimeout(timer);
+        socket.off('message', onMessage);
+        resolve();
+      };
+      socket.on('message', onMessage);
+      socket.send(frame);
+    });
+    record?.push(performance.now() - start);
+  }
+}
+
 async function run(command: RunCommand): Promise<RunResult> {
   const { httpBase, wsBase, players: count, seats, variant } = command;
   const post = async (path: string, token?: string, body: object = {}) => {
@@ -226,6 +257,7 @@ async function run(command: RunCommand): Promise<RunResult> {
       socket.once('error', reject);
     });
   const players: BenchPlayer[] = [];
+  const raceOf = new Map<BenchPlayer, string>();
   const echoes: WebSocket[] = [];
   for (const race of races) {
     for (let first = 0; first < race.members.length; first += HANDSHAKE_BATCH) {
@@ -237,6 +269,7 @@ async function run(command: RunCommand): Promise<RunResult> {
           await player.inbox.next(isType('welcome'), 'welcome');
           player.socket.send(JSON.stringify({ type: 'watch', code: race.code }));
           await player.inbox.next(isType('race'), 'race');
+          raceOf.set(player, race.code);
           return player;
         }),
       );
@@ -257,6 +290,7 @@ async function run(command: RunCommand): Promise<RunResult> {
 
   const phase = async (load: Load, name: PhaseEvent['phase'], loop: (until: number, record: number[] | undefined) => Promise<void>) => {
     await loop(performance.now() + command.warmupMs, undefined);
+    for (const player of players) player.progress = { frames: 0, bytes: 0 };
     const record: number[] = [];
     send({ type: 'phase', load: load.name, phase: name, edge: 'start' } satisfies PhaseEvent);
     const busy = performance.eventLoopUtilization();
@@ -273,27 +307,49 @@ async function run(command: RunCommand): Promise<RunResult> {
   for (const load of command.loads) {
     const moves = await phase(load, 'moves', (until, record) => Promise.all(players.map((player) => player.play(until, record, load.perSecond))).then(() => {}));
     const playing = players.filter((player) => !player.ended).length;
+    // Over the moves phase's measured part: the next phase starts the count again.
+    const received = players.reduce((sum, { progress }) => ({ frames: sum.frames + progress.frames, bytes: sum.bytes + progress.bytes }), { frames: 0, bytes: 0 });
+    const fanout = { perMove: received.frames / Math.max(1, moves.latencies.count), bytes: received.frames === 0 ? 0 : Math.round(received.bytes / received.frames) };
     // Each echo socket sends what its player sent last, in size: the same frames both ways.
     const frames = players.map(frameOf);
     const echo = await phase(load, 'echo', (until, record) =>
       Promise.all(echoes.map((socket, i) => echoLoop(socket, frames[i]!, until, record, load.perSecond))).then(() => {}),
     );
-    loads.push({ load, moves: moves.latencies, echo: echo.latencies, playing, clientBusy: { moves: moves.busy, echo: echo.busy } });
+    const floorSockets: WebSocket[] = [];
+    for (let first = 0; first < count; first += HANDSHAKE_BATCH) {
+      const batch = players.slice(first, first + HANDSHAKE_BATCH).map((player) => {
+        const query = new URLSearchParams({ race: raceOf.get(player)!, fanout: String(fanout.perMove), progressBytes: String(fanout.bytes) });
+        return opened(new WebSocket(`${wsBase}/bench-floor?${query}`));
+      });
+      floorSockets.push(...(await Promise.all(batch)));
+    }
+    const floor = await phase(load, 'floor', (until, record) =>
+      Promise.all(floorSockets.map((socket, i) => floorLoop(socket, frames[i]!, until, record, load.perSecond))).then(() => {}),
+    );
+    await Promise.all(floorSockets.map(closed));
+    loads.push({
+      load,
+      moves: moves.latencies,
+      echo: echo.latencies,
+      floor: floor.latencies,
+      fanout,
+      playing,
+      clientBusy: { moves: moves.busy, echo: echo.busy, floor: floor.busy },
+    });
   }
   const acks = acksSoFar();
   const frameBytes = Math.round(players.reduce((sum, player) => sum + frameOf(player).length, 0) / players.length);
 
-  await Promise.all(
-    [...players.map((player) => player.socket), ...echoes].map(
-      (socket) =>
-        new Promise<void>((resolve) => {
-          if (socket.readyState === WebSocket.CLOSED) return resolve();
-          socket.once('close', () => resolve());
-          socket.close();
-        }),
-    ),
-  );
+  await Promise.all([...players.map((player) => player.socket), ...echoes].map(closed));
   return { loads, acks, frameBytes };
+}
+
+function closed(socket: WebSocket): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (socket.readyState === WebSocket.CLOSED) return resolve();
+    socket.once('close', () => resolve());
+    socket.close();
+  });
 }
 
 function summarise(values: number[], seconds: number): Latencies {
