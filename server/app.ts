@@ -12,6 +12,7 @@ import type { PruningRules } from './pruning.js';
 import { DEFAULT_ANALYSIS_RULES, type AnalysisRules } from './analyses.js';
 import analysesPlugin from './plugins/analyses.js';
 import busPlugin from './plugins/bus.js';
+import timersPlugin, { DEFAULT_TIMER_LEASE, type TimerLease } from './plugins/timers.js';
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
@@ -42,8 +43,10 @@ export interface AppOptions {
   dataDir: string;
   /** postgres://…: everything is stored in that PostgreSQL database instead of SQLite in dataDir. */
   databaseUrl?: string;
-  /** redis://…: the Redis that connects instances (readiness checks it). */
+  /** redis://…: the Redis that connects instances (readiness checks it); the holder of its timer lease runs the timers. */
   redisUrl?: string;
+  /** The Redis lease whose holder runs the timers (plugins/timers.ts); DEFAULT_TIMER_LEASE by default. */
+  timerLease?: Partial<TimerLease>;
   /** SQLite's commit durability (see db/index.ts); NORMAL by default. */
   synchronous?: SynchronousMode;
   /** Lock waits and checkpoints (see db/index.ts); the defaults suit production. */
@@ -112,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     synchronous: options.synchronous ?? 'NORMAL',
   });
   await app.register(busPlugin, options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl });
+  await app.register(timersPlugin, { ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }), lease: { ...DEFAULT_TIMER_LEASE, ...options.timerLease } });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);
   await app.register(gamesPlugin);

@@ -24,6 +24,7 @@ import type { AckBody, EndState, GameKind, GameSnapshot, GameState, GameStatus, 
 import type { Clock } from './clock.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
+import { soleOwner, type TimerOwner } from './ownership.js';
 import { after, IndexTaken, type GameStore, type MoveWrite, type Pending, type RaceStart, type StoredGame, type Transport } from './ports.js';
 import { rankKey } from './standings.js';
 
@@ -92,6 +93,8 @@ export class GameService {
     private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    /** Deadlines are timers of the timer owner (ownership.ts). */
+    private readonly owner: TimerOwner = soleOwner(clock),
   ) {}
 
   onChange(listener: GameListener): void {
@@ -124,8 +127,12 @@ export class GameService {
       })),
       starts,
     );
-    return after(ids, (ids) =>
-      dealt.map(({ spec, layout, position }, i) =>
+    return after(ids, (ids) => {
+      // A deadline stored here is the owner's to act on.
+      dealt.forEach(({ spec }, i) => {
+        if (spec.deadline != null) this.owner.changed({ gameId: ids[i]! });
+      });
+      return dealt.map(({ spec, layout, position }, i) =>
       this.track({
         id: ids[i]!,
         kind: spec.kind,
@@ -141,8 +148,34 @@ export class GameService {
         state: 'playing',
         finishedAt: null,
       }),
-      ),
-    );
+      );
+    });
+  }
+
+  /** On becoming the timer owner: the deadlines of the games in memory armed again, every other playing game loaded (and its deadline armed). */
+  resume(): Pending<void> {
+    for (const game of this.playing.values()) {
+      if (game.deadline !== null) this.armDeadline(game, game.deadline - this.clock.now());
+    }
+    return this.loadPlaying();
+  }
+
+  /** On the timer owner, for a game stored elsewhere: its deadline armed from the stored game. */
+  rearm(gameId: number): Pending<void> {
+    return after(this.get(gameId), (game) => {
+      if (game?.state === 'playing' && game.deadline !== null) this.armDeadline(game, game.deadline - this.clock.now());
+    });
+  }
+
+  /**
+   * A game as it is stored now, for a timer about to end it: with other instances on the store,
+   * the copy in memory may be behind moves made elsewhere (a game with a change in flight here
+   * is being played here, so its copy is the latest).
+   */
+  current(id: number): Pending<LiveGame | undefined> {
+    const game = this.playing.get(id);
+    if (game && this.owner.shared && !this.writing.has(id)) this.evict(game);
+    return this.get(id);
   }
 
   /** Loads every unfinished game (at startup), re-arming deadlines; a past deadline ends its game now. */
@@ -489,6 +522,7 @@ export class GameService {
   /** The time limit's timer; when its write fails for the storage, it is tried again until it is stored. */
   private armDeadline(game: LiveGame, ms: number): void {
     const deadline = game.deadline!;
+    this.timers.get(game.id)?.();
     const failed = (error: unknown) => {
       const code = this.store.storageFailure(error);
       this.log.error({ err: error, code, gameId: game.id }, code ? 'cannot store a time-out: retrying' : 'ending a timed-out game failed');
@@ -496,10 +530,12 @@ export class GameService {
     };
     this.timers.set(
       game.id,
-      this.clock.setTimer(ms, () => {
+      this.owner.clock.setTimer(ms, () => {
         this.timers.delete(game.id);
         try {
-          const ended = this.inTurn(game.id, () => (this.closing || game.state !== 'playing' ? undefined : this.end(game, 'timed-out', deadline)));
+          const ended = this.inTurn(game.id, () =>
+            after(this.current(game.id), (fresh) => (this.closing || fresh?.state !== 'playing' ? undefined : this.end(fresh, 'timed-out', deadline))),
+          );
           if (ended instanceof Promise) ended.catch(failed);
         } catch (error) {
           failed(error);

@@ -62,11 +62,14 @@ if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
   console.error('REDIS_URL must be a redis:// or rediss:// URL');
   process.exit(2);
 }
+// With Redis: how soon another instance takes the timers over from one that died.
+const leaseSeconds = seconds('TIMER_LEASE_SECONDS');
 
 const app = await buildApp({
   dataDir,
   ...(redisUrl !== undefined && { redisUrl }),
   ...(databaseUrl !== undefined && { databaseUrl }),
+  ...(leaseSeconds !== undefined && { timerLease: { ttlMs: leaseSeconds } }),
   logLevel: process.env.LOG_LEVEL ?? 'info',
   countdownMs,
   synchronous,

@@ -18,6 +18,7 @@ import { Coalescer } from './coalescer.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
+import { soleOwner, type TimerOwner } from './ownership.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { presenceOf } from './presence.js';
@@ -73,19 +74,29 @@ export class RaceService {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly timing: RaceTiming,
+    /** Countdowns and the lifecycle's deadlines are timers of the timer owner (ownership.ts). */
+    private readonly owner: TimerOwner = soleOwner(clock),
   ) {
     this.progress = new Coalescer(clock, timing.progressIntervalMs, (code, changed) => this.sendProgress(code, changed));
     games.onChange((game) => this.gameChanged(game, game.state !== 'playing'));
     transport.onPresence((playerId) => this.presenceChanged(playerId));
     // After the listener above: a leaver's progress goes before the race view that shows them reconnecting.
-    this.lifecycle = new RaceLifecycle(store, players, games, transport, clock, log, timing, this);
+    this.lifecycle = new RaceLifecycle(store, players, games, transport, clock, log, timing, this, owner);
   }
 
-  /** After a restart: re-arm countdowns and finish races whose last game ended unseen. */
+  /** After a restart (or on becoming the timer owner): re-arm countdowns and finish races whose last game ended unseen. */
   async resume(): Promise<void> {
     for (const race of await this.store.inState('countdown')) this.armCountdown(race);
     for (const race of await this.store.inState('running')) await this.finishIfDone(race.id);
     await this.lifecycle.resume();
+  }
+
+  /** On the timer owner, for a race changed elsewhere: its countdown, lobby limit and grace periods armed from what is stored. */
+  async rearm(raceId: number): Promise<void> {
+    const race = await this.store.byId(raceId);
+    if (!race) return;
+    if (race.state === 'countdown') this.armCountdown(race);
+    await this.lifecycle.rearm(race);
   }
 
   /** Stops timers; progress still waiting is sent first. */
@@ -142,6 +153,7 @@ export class RaceService {
     await this.store.update(race.id, { state: 'countdown', startsAt });
     this.lifecycle.started(race.id);
     this.armCountdown({ ...race, state: 'countdown', startsAt });
+    this.owner.changed({ raceId: race.id });
     return this.broadcastView(code);
   }
 
@@ -253,13 +265,16 @@ export class RaceService {
 
   /** The deal at the end of the countdown; a deal the storage refuses is tried again until it is stored. */
   private armDeal(raceId: number, ms: number): void {
+    this.countdowns.get(raceId)?.();
     this.countdowns.set(
       raceId,
-      this.clock.setTimer(ms, () => {
+      this.owner.clock.setTimer(ms, () => {
         this.countdowns.delete(raceId);
         recovering(
           () => this.deal(raceId),
           (error) => {
+            // The seats' unique key: the race was dealt already (by an owner whose lease ran out meanwhile).
+            if (this.games.isDuplicate(error)) return;
             const code = this.games.storageFailure(error);
             this.log.error({ err: error, code, raceId }, code ? 'cannot store the deal: retrying' : 'cannot deal the race');
             if (code !== undefined) this.armDeal(raceId, STORAGE_RETRY_MS);
