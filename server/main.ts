@@ -62,14 +62,18 @@ if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
   console.error('REDIS_URL must be a redis:// or rediss:// URL');
   process.exit(2);
 }
-// With Redis: how soon another instance takes the timers over from one that died.
-const leaseSeconds = seconds('TIMER_LEASE_SECONDS');
+// With Redis: how soon another instance takes the timers over from one that died (milliseconds).
+const leaseText = process.env.TIMER_LEASE_MS;
+if (leaseText !== undefined && !/^[1-9][0-9]{2,}$/.test(leaseText)) {
+  console.error(`TIMER_LEASE_MS must be a whole number of milliseconds (at least 100), not "${leaseText}"`);
+  process.exit(2);
+}
 
 const app = await buildApp({
   dataDir,
   ...(redisUrl !== undefined && { redisUrl }),
   ...(databaseUrl !== undefined && { databaseUrl }),
-  ...(leaseSeconds !== undefined && { timerLease: { ttlMs: leaseSeconds } }),
+  ...(leaseText !== undefined && { timerLease: { ttlMs: Number(leaseText) } }),
   logLevel: process.env.LOG_LEVEL ?? 'info',
   countdownMs,
   synchronous,

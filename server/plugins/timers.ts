@@ -68,10 +68,10 @@ export default fp<{ redisUrl?: string; lease: TimerLease }>(
         clock.owner = owner;
         if (!owner) {
           clock.cancelAll();
-          app.log.warn('no longer the timer owner: timers cancelled here');
+          app.log.warn('timer lease lost: timers cancelled here');
           return;
         }
-        app.log.info('timer owner: arming every timer from the store');
+        app.log.info('timer lease acquired: arming every timer from the store');
         taking = taking.then(async () => {
           for (const resume of takeovers) {
             // One service failing to resume must not leave the others unarmed.
