@@ -459,11 +459,13 @@ export class GameService {
   /** Ends a playing game without an action (resignation, time limit). */
   private end(game: LiveGame, state: EndState, at: number): Pending<undefined> {
     const stored = this.store.endGame({ gameId: game.id, status: state, finishedAt: at, rankKey: rankKey(game.position.foundationCount(), at - game.startedAt) });
-    const commit = (): undefined => {
-      this.finish(game, state, at);
+    const commit = (ended: boolean): undefined => {
+      // Ended already, elsewhere: that end stands and was told there; this copy is forgotten.
+      if (ended) this.finish(game, state, at);
+      else this.evict(game);
       return undefined;
     };
-    if (!(stored instanceof Promise)) return commit();
+    if (!(stored instanceof Promise)) return commit(stored);
     this.ending.set(game.id, state);
     const done = () => void this.ending.delete(game.id);
     return this.holdTurn(

@@ -239,7 +239,8 @@ export class RaceLifecycle {
   }
 
   private async closeLobby(race: RaceRow, reason: ClosedReason, by: PlayerView | null): Promise<void> {
-    await this.store.update(race.id, { state: 'closed', closedReason: reason, finishedAt: this.clock.now() });
+    // Started or closed meanwhile (by another instance, or a stale timer owner): nothing to close or tell.
+    if (!(await this.store.transition(race.id, 'lobby', { state: 'closed', closedReason: reason, finishedAt: this.clock.now() }))) return;
     this.started(race.id);
     for (const entry of await this.store.entries(race.id)) {
       this.graceTimers.get(key(race.id, entry.playerId))?.();

@@ -150,7 +150,8 @@ export class RaceService {
     if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${code} has already started`);
     if ((await this.store.entries(race.id)).length < 2) throw new Refusal('not-enough-racers', 'a race needs at least 2 racers: share the link first');
     const startsAt = this.clock.now() + this.timing.countdownMs;
-    await this.store.update(race.id, { state: 'countdown', startsAt });
+    // A lobby closed (its limit, another instance) or started since it was read above is not started again.
+    if (!(await this.store.transition(race.id, 'lobby', { state: 'countdown', startsAt }))) throw new Refusal('not-in-lobby', `race ${code} is no longer a lobby`);
     this.lifecycle.started(race.id);
     this.armCountdown({ ...race, state: 'countdown', startsAt });
     this.owner.changed({ raceId: race.id });
@@ -372,8 +373,8 @@ export class RaceService {
     if (played.length === 0 || played.some(({ game }) => game.status === 'playing')) return;
     const finishedAt = Math.max(...played.map(({ game }) => game.finishedAt ?? 0));
     const standings = rankStandings(played.map(({ game, name }) => finisherOf(game, name)));
-    await this.store.finish(raceId, standings, finishedAt);
-    await this.broadcastView(race.code);
+    // Finished by another instance meanwhile: it told the watchers.
+    if (await this.store.finish(raceId, standings, finishedAt)) await this.broadcastView(race.code);
   }
 
   private progressOf(game: GameFacts, name: string): ProgressView {
