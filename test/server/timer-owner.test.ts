@@ -5,6 +5,7 @@
 // from the store, and each fires exactly once.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OwnedClock } from '../../server/scale/owned-clock.js';
 import { api, Client, createPlayer, createRace, ManualClock, startServer, type TestServer } from './helpers.js';
@@ -185,6 +186,43 @@ describe('timers on two instances', () => {
     expect(deals.map((spy) => spy.mock.calls.length)).toEqual([0, 1]);
     expect(ends.map((spy) => spy.mock.calls.length)).toEqual([0, 2]);
     await link.restore();
+  });
+
+  it('change the stored state once when a stale owner fires them too: one deal, one end per game, one finish, one close', async () => {
+    const { clock, start, database } = await cluster();
+    const a = await start();
+    await owner(a.app);
+    const b = await start();
+    // B's lease is gone but it has not noticed yet: it keeps arming and firing (the window a lease's expiry leaves).
+    (b.app.timers.clock as OwnedClock).owner = true;
+    const apps = [a.app, b.app];
+    const announced = apps.map((app) => vi.spyOn(app.races, 'announce'));
+    const ends = apps.map((app) => vi.spyOn(app.storage.games, 'endGame'));
+    const finishes = apps.map((app) => vi.spyOn(app.storage.races, 'finish'));
+    const ana = await createPlayer(b.app, 'Ana');
+    const lobby = await createRace(b.app, ana, { seats: 2 });
+    const { code } = await startedRace(b.app, { timeLimitSeconds: LIMIT_MS / 1000 });
+    await vi.waitFor(() => expect(armed(a.app)).toBeGreaterThanOrEqual(armed(b.app)), { interval: 10 });
+
+    clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
+    const sql = new pg.Client({ connectionString: database.url });
+    await sql.connect();
+    cleanups.push(() => sql.end());
+    const { rows } = await sql.query<{ id: number }>('select g.id from games g join races r on r.id = g.race_id where r.code = $1', [code]);
+    expect(rows).toHaveLength(2);
+    // Both arm both deadlines.
+    for (const app of apps) for (const { id } of rows) await app.games.rearm(id);
+
+    clock.advance(LOBBY_LIMIT_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('finished'));
+    await settle(clock, async () => expect(await raceState(b.app, lobby.code)).toBe('closed'));
+    const outcomes = async (spies: { mock: { results: { value: unknown }[] } }[]) =>
+      (await Promise.all(spies.flatMap((spy) => spy.mock.results.map((result) => result.value)))).filter((value) => value === true).length;
+    expect(await outcomes(ends)).toBe(2);
+    expect(await outcomes(finishes)).toBe(1);
+    const closes = announced.flatMap((spy) => spy.mock.calls).filter(([announcedCode, event]) => announcedCode === lobby.code && event.kind === 'closed');
+    expect(closes).toHaveLength(1);
   });
 
   it('hand over at once when the owner stops: the other instance does not wait for the lease to expire', async () => {
