@@ -62,10 +62,13 @@ if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
   console.error('REDIS_URL must be a redis:// or rediss:// URL');
   process.exit(2);
 }
+// Keys and channels of this deployment, so several can share one Redis.
+const redisPrefix = process.env.REDIS_PREFIX || undefined;
 
 const app = await buildApp({
   dataDir,
   ...(redisUrl !== undefined && { redisUrl }),
+  ...(redisPrefix !== undefined && { redisPrefix }),
   ...(databaseUrl !== undefined && { databaseUrl }),
   logLevel: process.env.LOG_LEVEL ?? 'info',
   countdownMs,

@@ -10,7 +10,7 @@ declare module 'fastify' {
 /** The game service; its unfinished games are rebuilt from their move logs once every listener is in place. */
 export default fp(
   async (app) => {
-    const games = new GameService(app.storage.games, app.hub, app.clock, app.log);
+    const games = new GameService(app.storage.games, app.transport, app.clock, app.log, { shared: app.bus !== null });
     app.decorate('games', games);
     app.addHook('onReady', async () => games.loadPlaying());
     app.addHook('preClose', async () => {
@@ -19,5 +19,5 @@ export default fp(
       await games.settled();
     });
   },
-  { name: 'games', dependencies: ['db'] },
+  { name: 'games', dependencies: ['db', 'transport'] },
 );
