@@ -1,6 +1,6 @@
-// Two instances in one process on one PostgreSQL database and one Redis: racers, tabs and
-// spectators on either, each seeing everything in one order, presence shared (and lost with an
-// instance that dies), and an instance whose copy of a game is behind the stored log.
+// Two instances in one process (buildApp twice) on one PostgreSQL database and one Redis:
+// racers, tabs and spectators on either, each seeing everything in one order, presence shared (and
+// lost with an instance that dies), and an instance whose copy of a game is behind the stored log.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProgressView } from '../../contract/index.js';
