@@ -221,8 +221,11 @@ export class DealState {
    * may leave) make it useless, so it is 52 there.
    */
   bound(): number {
-    if (this.merci || this.cells.length > 0) return 52;
     const { fans, freed, exposed, depth, reach } = this;
+    if (this.merci || this.cells.length > 0) {
+      reach.fill(13);
+      return 52;
+    }
     freed.fill(0);
     exposed.fill(0);
     for (let suit = 0; suit < 4; suit++) {
@@ -252,6 +255,15 @@ export class DealState {
       }
     }
     return reach[0]! + reach[1]! + reach[2]! + reach[3]!;
+  }
+
+  /**
+   * After `bound`: the highest foundation `suit` can reach in this deal from here. A suit's
+   * foundation grows from the Ace up, each card freed in the relaxation first, so it never
+   * passes the run of freed cards that `bound` counts for it.
+   */
+  reachOf(suit: number): number {
+    return this.reach[suit]!;
   }
 
   /** Whether a card on top of its fan may leave it in `bound`'s relaxation. */
