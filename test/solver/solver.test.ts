@@ -255,3 +255,16 @@ describe('the clairvoyant search for a win, in capped rounds', () => {
     expect(budget.spend()).toBe(false);
   });
 });
+
+describe('the seed dealer', () => {
+  it('deals exactly the layouts of redealLayout, whatever the order and number of gathered cards', () => {
+    const random = seededRandom(7);
+    const dealer = seedDealer('dealer-check');
+    for (let i = 0; i < 200; i++) {
+      const deck = Array.from({ length: 52 }, (_, card) => card).filter(() => random() < 0.8);
+      const gathered = deck.sort(() => random() - 0.5);
+      const deal = 1 + (i % 3);
+      expect(dealer(deal, gathered)).toEqual(redealLayout('dealer-check', deal, gathered));
+    }
+  });
+});
