@@ -64,11 +64,18 @@ if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
 }
 // Keys and channels of this deployment, so several can share one Redis.
 const redisPrefix = process.env.REDIS_PREFIX || undefined;
+// How soon an instance that stopped beating counts as dead (its players disconnected); it beats three times as often.
+const presenceTtlMs = process.env.PRESENCE_TTL_MS === undefined ? undefined : Number(process.env.PRESENCE_TTL_MS);
+if (presenceTtlMs !== undefined && !(Number.isInteger(presenceTtlMs) && presenceTtlMs >= 300)) {
+  console.error('PRESENCE_TTL_MS must be a whole number of milliseconds, at least 300');
+  process.exit(2);
+}
 
 const app = await buildApp({
   dataDir,
   ...(redisUrl !== undefined && { redisUrl }),
   ...(redisPrefix !== undefined && { redisPrefix }),
+  ...(presenceTtlMs !== undefined && { presence: { ttlMs: presenceTtlMs, heartbeatMs: Math.round(presenceTtlMs / 3) } }),
   ...(databaseUrl !== undefined && { databaseUrl }),
   logLevel: process.env.LOG_LEVEL ?? 'info',
   countdownMs,

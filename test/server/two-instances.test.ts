@@ -2,6 +2,7 @@
 // racers, tabs and spectators on either, each seeing everything in one order, presence shared (and
 // lost with an instance that dies), and an instance whose copy of a game is behind the stored log.
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProgressView } from '../../contract/index.js';
 import { api, Client, createPlayer, createRace, Mirror, play, startServer, type TestPlayer, type TestServer } from './helpers.js';
@@ -19,18 +20,19 @@ afterEach(async () => {
   await Promise.all(databases.splice(0).map((database) => database.drop()));
 });
 
-/** Two instances sharing a fresh database and a Redis namespace of their own. */
-async function twoInstances(): Promise<[TestServer, TestServer]> {
+/** Two instances sharing a fresh database and a Redis namespace of their own (the prefix, third). */
+async function twoInstances(): Promise<[TestServer, TestServer, string]> {
   const redisUrl = process.env.TEST_REDIS_URL;
   if (!redisUrl) throw new Error('TEST_REDIS_URL is not set: the test setup (test/services.ts) starts Redis');
   const database = await createTestDatabase();
   databases.push(database);
-  const options = { databaseUrl: database.url, redisUrl, redisPrefix: `t-${randomUUID()}`, presence: PRESENCE, progressIntervalMs: 0 };
+  const redisPrefix = `t-${randomUUID()}`;
+  const options = { databaseUrl: database.url, redisUrl, redisPrefix, presence: PRESENCE, progressIntervalMs: 0 };
   const a = await startServer(options);
   servers.push(a);
   const b = await startServer(options);
   servers.push(b);
-  return [a, b];
+  return [a, b, redisPrefix];
 }
 
 async function connect(server: TestServer, player?: TestPlayer): Promise<Client> {
@@ -125,6 +127,30 @@ describe('two instances on one database and one Redis', () => {
     b.app.bus!.drop();
     await spectator.next('race', ({ race }) => race.racers.find((racer) => racer.name === 'Bob')!.presence.state === 'reconnecting');
     expect(a.app.transport.isConnected(bob.id)).toBe(false);
+  });
+
+  it('sends a fresh race view to the watchers of an instance that sees a gap in the race’s numbers', async () => {
+    const [a, b, prefix] = await twoInstances();
+    const { ana, code } = await dealtRace(a, b);
+    const anaTab = await connect(a, ana);
+    const spectator = await connect(b);
+    await watch(anaTab, code);
+    await watch(spectator, code);
+    await api(a.app, 'POST', `/api/races/${code}/start`, ana);
+    const game = Mirror.of(await anaTab.next('game'));
+    await play(anaTab, game, game.choose()!);
+    await spectator.next('progress', ({ progress }) => progress.moves === 1);
+    await spectator.settle();
+    const views = spectator.all('race').length;
+    // A number handed out whose message never arrives: what a broken subscription looks like.
+    const redis = new Redis(process.env.TEST_REDIS_URL!);
+    await redis.incr(`${prefix}:race:${code}:seq`);
+    redis.disconnect();
+    await play(anaTab, game, game.choose()!);
+    await spectator.next('progress', ({ progress }) => progress.moves === 2);
+    const refetched = await spectator.next('race');
+    expect(refetched.race.progress.find((progress) => progress.name === 'Ana')).toMatchObject({ moves: 2 });
+    expect(spectator.all('race')).toHaveLength(views + 1);
   });
 
   it('answers a resync and the next index on an instance whose copy of the game is behind the stored log', async () => {
