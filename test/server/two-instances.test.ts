@@ -141,16 +141,15 @@ describe('two instances on one database and one Redis', () => {
     await play(anaTab, game, game.choose()!);
     await spectator.next('progress', ({ progress }) => progress.moves === 1);
     await spectator.settle();
-    const views = spectator.all('race').length;
     // A number handed out whose message never arrives: what a broken subscription looks like.
     const redis = new Redis(process.env.TEST_REDIS_URL!);
     await redis.incr(`${prefix}:race:${code}:seq`);
     redis.disconnect();
     await play(anaTab, game, game.choose()!);
     await spectator.next('progress', ({ progress }) => progress.moves === 2);
+    // Nothing else sends the race's view now: only the gap does.
     const refetched = await spectator.next('race');
     expect(refetched.race.progress.find((progress) => progress.name === 'Ana')).toMatchObject({ moves: 2 });
-    expect(spectator.all('race')).toHaveLength(views + 1);
   });
 
   it('answers a resync and the next index on an instance whose copy of the game is behind the stored log', async () => {
