@@ -98,6 +98,11 @@ export class RedisBus {
     return this.publisher.publishNumbered(`${channel}:seq`, channel, payload, SEQUENCE_TTL_MS);
   }
 
+  /** The number of `topic`'s last publication (0 before the first). */
+  async sequence(topic: string): Promise<number> {
+    return Number((await this.publisher.get(`${this.channel(topic)}:seq`)) ?? 0);
+  }
+
   /** Counted: a topic stays subscribed until as many unsubscribes as subscribes. */
   async subscribe(topic: string): Promise<void> {
     const count = this.subscribed.get(topic) ?? 0;

@@ -115,6 +115,11 @@ export class RedisTransport implements Transport {
     // A race's watchers here did not hear what was published before the subscription took effect:
     // they get its current state. A player's new socket asks for its game itself (watch, resync).
     this.following.add(topic);
+    // The number reached as the subscription starts (asked first, so almost always before it takes
+    // effect): a first message numbered past it means some were missed in between, a gap as any other.
+    this.bus.sequence(topic).then((seq) => {
+      if (this.following.has(topic) && !this.lastSeq.has(topic)) this.lastSeq.set(topic, seq);
+    }, failed);
     this.bus.subscribe(topic).then(() => topic.startsWith('race:') && this.refetchHere(topic), failed);
   }
 
