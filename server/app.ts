@@ -26,8 +26,10 @@ import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugin
 import replaysPlugin from './plugins/replays.js';
 import securityPlugin from './plugins/security.js';
 import seriesPlugin from './plugins/series.js';
+import transportPlugin from './plugins/transport.js';
 import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
 import { PROGRESS_INTERVAL_MS } from './races.js';
+import type { PresenceTiming } from './scale/presence.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,6 +49,10 @@ export interface AppOptions {
   redisUrl?: string;
   /** The Redis lease whose holder runs the timers (plugins/timers.ts); DEFAULT_TIMER_LEASE by default. */
   timerLease?: Partial<TimerLease>;
+  /** Prefix of every Redis key and channel ('lucie' by default): deployments sharing a Redis keep apart. */
+  redisPrefix?: string;
+  /** With Redis: how often instances beat, and how soon a silent one counts as dead (scale/presence.ts). */
+  presence?: Partial<PresenceTiming>;
   /** SQLite's commit durability (see db/index.ts); NORMAL by default. */
   synchronous?: SynchronousMode;
   /** Lock waits and checkpoints (see db/index.ts); the defaults suit production. */
@@ -114,8 +120,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.storage,
     synchronous: options.synchronous ?? 'NORMAL',
   });
-  await app.register(busPlugin, options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl });
+  await app.register(busPlugin, {
+    ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }),
+    ...(options.redisPrefix !== undefined && { prefix: options.redisPrefix }),
+  });
   await app.register(timersPlugin, { ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }), lease: { ...DEFAULT_TIMER_LEASE, ...options.timerLease } });
+  await app.register(transportPlugin, { ...(options.presence && { presence: options.presence }) });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);
   await app.register(gamesPlugin);

@@ -87,15 +87,20 @@ export class GameService {
   private readonly ending = new Map<number, EndState>();
   /** Until when moves are refused without trying, after one met a locked database. */
   private lockedUntil = 0;
+  /** Other instances share the store: a game in memory may be behind its stored log (they played it since). */
+  readonly shared: boolean;
 
   constructor(
     private readonly store: GameStore,
     private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    { shared = false }: { shared?: boolean } = {},
     /** Deadlines are timers of the timer owner (ownership.ts). */
     private readonly owner: TimerOwner = soleOwner(clock),
-  ) {}
+  ) {
+    this.shared = shared;
+  }
 
   onChange(listener: GameListener): void {
     this.listeners.push(listener);
@@ -167,17 +172,6 @@ export class GameService {
     });
   }
 
-  /**
-   * A game as it is stored now, for a timer about to end it: with other instances on the store,
-   * the copy in memory may be behind moves made elsewhere (a game with a change in flight here
-   * is being played here, so its copy is the latest).
-   */
-  current(id: number): Pending<LiveGame | undefined> {
-    const game = this.playing.get(id);
-    if (game && this.owner.shared && !this.writing.has(id)) this.evict(game);
-    return this.get(id);
-  }
-
   /** Loads every unfinished game (at startup), re-arming deadlines; a past deadline ends its game now. */
   loadPlaying(): Pending<void> {
     return after(this.store.playingGameIds(), (ids) => {
@@ -228,6 +222,16 @@ export class GameService {
     return game.state === 'playing' ? this.track(game) : game;
   }
 
+  /** A game as stored now: with a shared store it is read again, in the game's turn, rather than trusted from memory. */
+  current(id: number): Pending<LiveGame | undefined> {
+    if (!this.shared) return this.get(id);
+    return this.inTurn(id, () => {
+      const cached = this.playing.get(id);
+      if (cached) this.evict(cached);
+      return this.get(id);
+    });
+  }
+
   /** The store's reason when `error` is a failure to store that a retry may cure (see GameStore.storageFailure). */
   storageFailure(error: unknown): string | undefined {
     return this.store.storageFailure(error);
@@ -275,7 +279,8 @@ export class GameService {
     return after(this.ownGame(player, request.gameId), (found) => (found instanceof Refusal ? found : this.playOn(found, request)));
   }
 
-  private playOn(game: LiveGame, request: ActionRequest): Pending<Refusal | undefined> {
+  /** `fresh`: the game was just read from the store, so an index ahead of it is really ahead. */
+  private playOn(game: LiveGame, request: ActionRequest, fresh = !this.shared): Pending<Refusal | undefined> {
     const nextIndex = game.actions.length;
     const parsed = parseAction(request.action);
     if (request.index < nextIndex) {
@@ -290,6 +295,8 @@ export class GameService {
     const over = this.overRefusal(game);
     if (over) return over;
     if (request.index > nextIndex) {
+      // Another instance may have stored the moves between: read the game again before refusing.
+      if (!fresh) return this.reread(game, (stored) => this.playOn(stored, request, true));
       const message = `action ${request.index} is ahead of this game: the next action is number ${nextIndex} (resync first)`;
       return new Refusal('index-ahead', message, { field: 'index', nextIndex });
     }
@@ -359,8 +366,13 @@ export class GameService {
    * one is an index conflict.
    */
   private overtaken(game: LiveGame, request: ActionRequest): Pending<Refusal | undefined> {
+    return this.reread(game, (stored) => this.playOn(stored, request, true));
+  }
+
+  /** `next` on the game as stored now (undefined if it is gone). */
+  private reread<T>(game: LiveGame, next: (stored: LiveGame) => Pending<T | undefined>): Pending<T | undefined> {
     this.evict(game);
-    return after(this.get(game.id), (fresh) => (fresh ? this.playOn(fresh, request) : undefined));
+    return after(this.get(game.id), (stored) => (stored ? next(stored) : undefined));
   }
 
   /** Forgets a game's copy in memory (and its timer): the next use reads it from the store. */
@@ -396,13 +408,18 @@ export class GameService {
     raceCode: (game: LiveGame) => Pending<string | null>,
   ): Pending<ServerMessageOf<'resynced'> | GameSnapshot | Refusal> {
     // In the game's turn: what it answers includes every move acknowledged before it.
+    const answer = (game: LiveGame): Pending<ServerMessageOf<'resynced'> | GameSnapshot> => {
+      if (lastIndex >= game.actions.length) return after(raceCode(game), (code) => this.snapshot(game, code));
+      const acks: AckBody[] = [];
+      for (let index = lastIndex + 1; index < game.actions.length; index++) acks.push(this.ackOf(game, index));
+      return { type: 'resynced' as const, gameId, acks, status: gameStatusOf(game) };
+    };
     return this.inTurn(gameId, () =>
       after(this.ownGame(player, gameId), (game) => {
         if (game instanceof Refusal) return game;
-        if (lastIndex >= game.actions.length) return after(raceCode(game), (code) => this.snapshot(game, code));
-        const acks: AckBody[] = [];
-        for (let index = lastIndex + 1; index < game.actions.length; index++) acks.push(this.ackOf(game, index));
-        return { type: 'resynced' as const, gameId, acks, status: gameStatusOf(game) };
+        // With a shared store, what this instance remembers may be behind what another one stored.
+        if (!this.shared) return answer(game);
+        return after(this.reread(game, answer), (answered) => answered ?? new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId' }));
       }),
     );
   }
@@ -535,8 +552,9 @@ export class GameService {
       this.owner.clock.setTimer(ms, () => {
         this.timers.delete(game.id);
         try {
-          const ended = this.inTurn(game.id, () =>
-            after(this.current(game.id), (fresh) => (this.closing || fresh?.state !== 'playing' ? undefined : this.end(fresh, 'timed-out', deadline))),
+          // Read afresh in the game's turn (another instance may have played it since); ended in the next.
+          const ended = after(this.current(game.id), (fresh) =>
+            fresh ? this.inTurn(fresh.id, () => (this.closing || fresh.state !== 'playing' ? undefined : this.end(fresh, 'timed-out', deadline))) : undefined,
           );
           if (ended instanceof Promise) ended.catch(failed);
         } catch (error) {

@@ -243,7 +243,7 @@ export class RaceService {
   /** The game `playerId` plays in race `code`, once dealt. */
   gameOf(code: string, playerId: number): Pending<LiveGame | undefined> {
     return after(this.find(code), (race) =>
-      race === undefined ? undefined : after(this.store.gameIdOf(race.id, playerId), (id) => (id === undefined ? undefined : this.games.get(id))),
+      race === undefined ? undefined : after(this.store.gameIdOf(race.id, playerId), (id) => (id === undefined ? undefined : this.games.current(id))),
     );
   }
 
@@ -342,8 +342,9 @@ export class RaceService {
   }
 
   private presenceChanged(playerId: number): void {
-    // At shutdown every socket closes: nobody is left to tell, and the database is closing.
-    if (this.games.closing) return;
+    // At shutdown every socket closes: nobody is left to tell, and the database is closing. With a
+    // shared store the games here may be behind: the lifecycle's race view, read from the store, tells.
+    if (this.games.closing || this.games.shared) return;
     for (const game of this.games.playingGamesOf(playerId)) {
       if (game.kind === 'race') this.gameChanged(game, true);
     }

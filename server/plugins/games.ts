@@ -10,7 +10,7 @@ declare module 'fastify' {
 /** The game service; on taking the timers (a single instance: at start) its unfinished games are rebuilt from their move logs, once every listener is in place. */
 export default fp(
   async (app) => {
-    const games = new GameService(app.storage.games, app.hub, app.clock, app.log, app.timers);
+    const games = new GameService(app.storage.games, app.transport, app.clock, app.log, { shared: app.bus !== null }, app.timers);
     app.decorate('games', games);
     app.timers.onTakeover(() => games.resume());
     app.timers.onNotice((subject) => ('gameId' in subject ? games.rearm(subject.gameId) : undefined));
@@ -20,5 +20,5 @@ export default fp(
       await games.settled();
     });
   },
-  { name: 'games', dependencies: ['db', 'timers'] },
+  { name: 'games', dependencies: ['db', 'transport', 'timers'] },
 );

@@ -50,6 +50,7 @@ async function cluster(): Promise<Cluster> {
       const server = await startServer({
         databaseUrl: database.url,
         redisUrl: url,
+        redisPrefix: lease,
         timerLease: { name: lease, ttlMs },
         clock,
         countdownMs: COUNTDOWN_MS,

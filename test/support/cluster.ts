@@ -1,10 +1,10 @@
 // Real server processes for the scale-out tests and the scale bench: `node --import tsx
 // server/main.ts`, each on its own free port, sharing whatever storage the caller names
-// (DATABASE_URL, REDIS_URL, or a DATA_DIR for SQLite). Each is ready once it listens and
-// /api/ready says so; a test can kill one (-9 or TERM) and start more. Whatever the test does,
+// (DATABASE_URL, REDIS_URL, or a DATA_DIR for SQLite). Each is ready once /api/ready says so; a test can kill one (-9 or TERM) and start more. Whatever the test does,
 // `close()` ends every process still running, and a child whose parent dies leaves by itself
 // (LUCIE_PARENT_PID, main.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,6 +21,18 @@ export interface InstanceOptions {
   name: string;
   /** The server's environment on top of this process's: DATABASE_URL, REDIS_URL, DATA_DIR, COUNTDOWN_MS, ... */
   env: Record<string, string>;
+}
+
+/** A port nothing listens on now (the system's pick, released at once for the server to take). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** One server process. */
@@ -41,39 +53,18 @@ export class Instance {
     this.wsBase = `ws://127.0.0.1:${port}`;
   }
 
-  /** Starts the process and waits until it listens and reports itself ready. */
+  /** Starts the process on a free port and waits until it reports itself ready. */
   static async start({ name, env }: InstanceOptions): Promise<Instance> {
+    const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', LUCIE_PARENT_PID: String(process.pid), ...env },
+      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', LUCIE_PARENT_PID: String(process.pid), ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
+    child.stdout!.on('data', (chunk: Buffer) => (log += chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (log += chunk));
     const exit = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    const listening = new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} did not listen within ${START_TIMEOUT_MS / 1000} s:\n${log}`)), START_TIMEOUT_MS);
-      const read = (chunk: Buffer) => {
-        log += chunk;
-        const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
-        if (match) {
-          clearTimeout(timer);
-          resolve(Number(match[1]));
-        }
-      };
-      child.stdout!.on('data', read);
-      child.stderr!.on('data', read);
-      void exit.then((how) => {
-        clearTimeout(timer);
-        reject(new Error(`${name} exited (${how.signal ?? how.code}) before listening:\n${log}`));
-      });
-    });
-    let port: number;
-    try {
-      port = await listening;
-    } catch (error) {
-      child.kill('SIGKILL');
-      throw error;
-    }
     const instance = new Instance(name, child, port, () => log, exit);
     try {
       await instance.ready();
