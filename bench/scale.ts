@@ -132,77 +132,6 @@ async function fanOutRun(instances: number, messages: number, perSecond: number)
   return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
 }
 
-const BOARD_RESULTS = 100_000;
-const DAY = '2026-12-01';
-
-/** The median time of `rounds` runs of a query, in milliseconds. */
-async function medianQueryMs(pool: import('pg').Pool, rounds: number, query: { name: string; text: string }, values: unknown[]): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await pool.query({ ...query, values });
-    times.push(performance.now() - start);
-  }
-  return percentile(times, 0.5);
-}
-
-/**
- * The daily leaderboard's queries (server/daily.ts) on PostgreSQL with BOARD_RESULTS finished
- * attempts of one day: a page read from the games_daily_board index, a rank from the tallies plus
- * a count within one band of cards home, and the board's counts.
- */
-async function leaderboardRun(): Promise<string[]> {
-  const database = await createTestDatabase();
-  try {
-    const db = await openPgDatabase(database.url, { poolSize: 2 });
-    const pool = db.$client;
-    // rank_key = (52 - cards home) * 2^44 + elapsed ms (standings.ts), the trigger fills the tallies.
-    await pool.query(`insert into players (name, token_hash, created_at) select 'p' || n, 'h' || n, 1 from generate_series(1, ${BOARD_RESULTS}) n`);
-    await pool.query(
-      `insert into games (kind, player_id, day, variant, seed, status, foundations, started_at, finished_at, rank_key)
-       select 'daily', n, '${DAY}', 'strict', 's', 'out-of-moves', f, 0, e, (52 - f) * 17592186044416 + e
-       from (select n, (n * 7919) % 53 as f, (n::bigint * 104729) % 3600000 as e from generate_series(1, ${BOARD_RESULTS}) n) g`,
-    );
-    // What autovacuum does to a day's rows soon after they stop changing: index-only scans then
-    // skip the table. Not before the WAL writer has flushed the inserts (commits are asynchronous):
-    // until then vacuum cannot mark their pages all-visible.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await pool.query('vacuum analyze');
-    const page = {
-      name: 'bench-page',
-      text: `select g.id, g.player_id, p.name, g.status, g.foundations, g.finished_at, g.rank_key
-        from (select id from games where day = $1 and rank_key is not null order by rank_key, id limit 20 offset $2) page
-        join games g on g.id = page.id join players p on p.id = g.player_id order by g.rank_key, g.id`,
-    };
-    const rank = {
-      name: 'bench-rank',
-      text: `select (select coalesce(sum(finished), 0) from daily_tallies where day = $1 and foundations > $2)
-        + (select count(*) from games where day = $1 and rank_key >= $3 and rank_key < $4) as ahead`,
-    };
-    const counts = {
-      name: 'bench-counts',
-      text: `select (select coalesce(sum(finished), 0) from daily_tallies where day = $1) as finished,
-        (select count(*) from games where day = $1 and rank_key is null) as playing`,
-    };
-    const band = (cards: number) => (52 - cards) * 2 ** 44;
-    const figures = [
-      ['first page (20)', await medianQueryMs(pool, 50, page, [DAY, 0])],
-      ['page at offset 50 000', await medianQueryMs(pool, 50, page, [DAY, 50_000])],
-      ['rank of a mid-board result', await medianQueryMs(pool, 50, rank, [DAY, 26, band(26), band(26) + 1_800_000])],
-      ['board counts', await medianQueryMs(pool, 50, counts, [DAY])],
-    ] as const;
-    const plan = await pool.query(`explain ${page.text.replace('$1', `'${DAY}'`).replace('$2', '50000')}`);
-    await pool.end();
-    const usesIndex = plan.rows.some((row) => String(row['QUERY PLAN']).includes('games_daily_board'));
-    return [
-      ...figures.map(([what, ms]) => `| ${what} | ${format(ms)} |`),
-      `\nThe page's plan ${usesIndex ? 'reads the games_daily_board index' : 'does NOT use games_daily_board'} (EXPLAIN).`,
-    ];
-  } finally {
-    await database.drop();
-  }
-}
-
 export async function benchScale(): Promise<void> {
   const stopServices = startServices();
   try {
@@ -231,10 +160,6 @@ export async function benchScale(): Promise<void> {
       '\nRedis delivers a race message once per subscribed instance, which writes it to its own watchers of that race: ' +
         'the Redis cost grows with instances, not watchers; per watcher it is the local socket write the server bench measures.',
     );
-    console.log(`\n## Daily leaderboard on PostgreSQL, ${format(BOARD_RESULTS, 0)} finished attempts of one day (median of 50, ms)`);
-    console.log('| query | ms |');
-    console.log('| --- | --- |');
-    for (const line of await leaderboardRun()) console.log(line);
   } finally {
     stopServices?.();
   }

@@ -1,11 +1,18 @@
 // Queries that look at every identity run synchronously on the event loop: without an index each
 // of pruning's "did this player ever ..." checks scans a whole table per identity, and 10 000
 // identities froze the server for about 5 s (with the indexes: under 20 ms). SQLite's own plan
-// says whether an index is used, with no timing involved.
+// says whether an index is used, with no timing involved. On PostgreSQL the daily board's
+// queries are planned with scans and sorts priced out: any left had no index to serve them.
 import type Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Leaderboard } from '../../server/daily.js';
 import { closeDatabase, openDatabase, type Db } from '../../server/db/index.js';
 import { SqlitePlayerStore } from '../../server/db/player-store.js';
+import { PgDailyStore } from '../../server/db/pg/daily-store.js';
+import { openPgDatabase } from '../../server/db/pg/index.js';
+import * as pgSchema from '../../server/db/pg/schema.js';
+import { rankKey } from '../../server/standings.js';
+import { createTestDatabase, pgPlansOf, type TestDatabase } from './pg.js';
 
 let db: Db | undefined;
 afterEach(() => {
@@ -46,6 +53,39 @@ describe('query plans', () => {
     expect(scans).toEqual([]);
     for (const table of ['games', 'race_entries', 'races', 'series']) {
       expect(lines.some((line) => line.startsWith(`SEARCH ${table} USING`) && /INDEX/.test(line))).toBe(true);
+    }
+  });
+});
+
+describe('query plans on PostgreSQL', () => {
+  let database: TestDatabase | undefined;
+  afterAll(async () => database?.drop());
+
+  it("reads a day's leaderboard through indexes and the tallies, never scanning or sorting the day", async () => {
+    database = await createTestDatabase();
+    const pgDb = await openPgDatabase(database.url, { poolSize: 1 });
+    const pool = pgDb.$client;
+    try {
+      const day = '2026-11-29';
+      const [player] = await pgDb.insert(pgSchema.players).values({ name: 'Ana', tokenHash: 'h', createdAt: 1 }).returning();
+      await pgDb.insert(pgSchema.games).values({
+        kind: 'daily', playerId: player!.id, day, variant: 'strict', seed: 's', status: 'out-of-moves', foundations: 20, startedAt: 0, finishedAt: 60_000, rankKey: rankKey(20, 60_000),
+      });
+      const board = new Leaderboard(new PgDailyStore(pgDb));
+      // Scans and sorts priced out: a plan that still has one had no index to use instead.
+      const plans = await pgPlansOf(
+        pool,
+        async () => {
+          await board.view(day, { limit: 50, offset: 0 }, player!.id, true);
+          await board.page(day, { limit: 50, offset: 50_000 });
+        },
+        ['enable_seqscan = off', 'enable_sort = off'],
+      );
+      expect(plans.length).toBeGreaterThanOrEqual(5);
+      expect(plans.flatMap((plan) => plan.fullReads('games').map((read) => `${read}: ${plan.text}`))).toEqual([]);
+      expect(plans.some((plan) => plan.nodes.some((node) => node.startsWith('Index Only Scan using games_daily_board')))).toBe(true);
+    } finally {
+      await pool.end();
     }
   });
 });

@@ -8,7 +8,7 @@ const total = (expression: ReturnType<typeof sql>) => expression.mapWith(Number)
 
 /**
  * The daily board on PostgreSQL, with the same queries as on SQLite; each is served by
- * games_daily_board (rank order, nulls last) or the tallies (measured by `npm run bench -- scale`).
+ * games_daily_board (rank order, nulls last) or the tallies (`npm run bench -- daily` measures them and prints their plans).
  */
 export class PgDailyStore implements DailyStore {
   constructor(private readonly db: PgDb) {}
