@@ -2,7 +2,9 @@
 // server's event loop has a core to itself. Players and races are made over HTTP; each player
 // has one real websocket, watches its race and plays its own game one action at a time (send,
 // wait for the ack, apply it), computing its moves with the engine as a real client does. Then as
-// many sockets on the bare echo route do the same with frames of the same size, at the same pace.
+// many sockets on the bare echo route do the same with frames of the same size, at the same pace,
+// and again on the floor route (bench/server-floor.ts), grouped in the same races and owed as many
+// progress frames per move, of the same size, as the moves phase brought the players.
 import { performance } from 'node:perf_hooks';
 import { WebSocket, type RawData } from 'ws';
 import type { VariantId } from '../shared/index.js';
@@ -15,7 +17,7 @@ export interface RunCommand {
   httpBase: string;
   /** Where players open their sockets: player i on the (i mod n)th, so a race's racers are spread over all of them. */
   wsBases: string[];
-  /** Whether each moves phase is followed by an echo phase (the bare websocket route on wsBases[0]). */
+  /** Whether each moves phase is followed by the echo and floor phases (the bench routes on wsBases[0]; the server bench only). */
   echo: boolean;
   players: number;
   seats: number;
@@ -45,12 +47,15 @@ export interface LoadResult {
   load: Load;
   moves: Latencies;
   echo: Latencies | null;
+  floor: Latencies | null;
   /** From a racer's ack to each other racer receiving the progress of that move (the same process, one clock). */
   progress: Latencies;
+  /** Progress frames the players received per move acked, and their mean size: what the floor fans out. */
+  fanout: { perMove: number; bytes: number };
   /** Players still playing at the end of the moves phase (the others' games ended). */
   playing: number;
   /** Busy fraction of this process's event loop during each measured phase. */
-  clientBusy: { moves: number; echo: number | null };
+  clientBusy: { moves: number; echo: number | null; floor: number | null };
 }
 
 export interface RunResult {
@@ -64,7 +69,7 @@ export interface RunResult {
 export interface PhaseEvent {
   type: 'phase';
   load: string;
-  phase: 'moves' | 'echo';
+  phase: 'moves' | 'echo' | 'floor';
   edge: 'start' | 'end';
 }
 
@@ -122,6 +127,8 @@ class BenchPlayer {
   /** The player's game as its acks built it (set once dealt). */
   mirror!: Mirror;
   ended = false;
+  /** Progress frames received, and their bytes (counted over the measured moves phase). */
+  progress = { frames: 0, bytes: 0 };
   private readonly random: () => number;
   private readonly policy: Policy;
 
@@ -136,6 +143,8 @@ class BenchPlayer {
       // Progress of the racers (every move of the race) is what a client shows but never waits for.
       if (text.startsWith('{"type":"progress"')) {
         if (progressDelays.record) this.heard(JSON.parse(text));
+        this.progress.frames++;
+        this.progress.bytes += text.length;
         return;
       }
       this.inbox.push(JSON.parse(text));
@@ -214,6 +223,26 @@ async function echoLoop(socket: WebSocket, frame: string, until: number, record:
   }
 }
 
+/** A floor socket: like the echo, but the answer it waits for is the first frame that is not fan-out. */
+async function floorLoop(socket: WebSocket, frame: string, until: number, record: number[] | undefined, perSecond: number | null): Promise<void> {
+  const pace = new Pace(perSecond, Math.random);
+  while (await pace.wait(until)) {
+    const start = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no floor ack within 10 s')), MESSAGE_TIMEOUT_MS);
+      const onMessage = (data: RawData) => {
+        if (data.toString().startsWith('{"type":"progress"')) return;
+        clearTimeout(timer);
+        socket.off('message', onMessage);
+        resolve();
+      };
+      socket.on('message', onMessage);
+      socket.send(frame);
+    });
+    record?.push(performance.now() - start);
+  }
+}
+
 async function run(command: RunCommand): Promise<RunResult> {
   const { httpBase, wsBases, players: count, seats, variant } = command;
   const post = async (path: string, token?: string, body: object = {}) => {
@@ -248,6 +277,7 @@ async function run(command: RunCommand): Promise<RunResult> {
       socket.once('error', reject);
     });
   const players: BenchPlayer[] = [];
+  const raceOf = new Map<BenchPlayer, string>();
   const echoes: WebSocket[] = [];
   for (const [r, race] of races.entries()) {
     for (let first = 0; first < race.members.length; first += HANDSHAKE_BATCH) {
@@ -261,6 +291,7 @@ async function run(command: RunCommand): Promise<RunResult> {
           await player.inbox.next(isType('welcome'), 'welcome');
           player.socket.send(JSON.stringify({ type: 'watch', code: race.code }));
           await player.inbox.next(isType('race'), 'race');
+          raceOf.set(player, race.code);
           return player;
         }),
       );
@@ -281,6 +312,7 @@ async function run(command: RunCommand): Promise<RunResult> {
 
   const phase = async (load: Load, name: PhaseEvent['phase'], loop: (until: number, record: number[] | undefined) => Promise<void>) => {
     await loop(performance.now() + command.warmupMs, undefined);
+    for (const player of players) player.progress = { frames: 0, bytes: 0 };
     const record: number[] = [];
     send({ type: 'phase', load: load.name, phase: name, edge: 'start' } satisfies PhaseEvent);
     const busy = performance.eventLoopUtilization();
@@ -303,34 +335,52 @@ async function run(command: RunCommand): Promise<RunResult> {
       progressDelays.ackedAt.clear();
     });
     const playing = players.filter((player) => !player.ended).length;
+    // Over the moves phase's measured part: the next phase starts the count again.
+    const received = players.reduce((sum, { progress }) => ({ frames: sum.frames + progress.frames, bytes: sum.bytes + progress.bytes }), { frames: 0, bytes: 0 });
+    const fanout = { perMove: received.frames / Math.max(1, moves.latencies.count), bytes: received.frames === 0 ? 0 : Math.round(received.bytes / received.frames) };
     // Each echo socket sends what its player sent last, in size: the same frames both ways.
     const frames = players.map(frameOf);
     const echo = command.echo
       ? await phase(load, 'echo', (until, record) => Promise.all(echoes.map((socket, i) => echoLoop(socket, frames[i]!, until, record, load.perSecond))).then(() => {}))
       : null;
+    const floorSockets: WebSocket[] = [];
+    for (let first = 0; command.echo && first < count; first += HANDSHAKE_BATCH) {
+      const batch = players.slice(first, first + HANDSHAKE_BATCH).map((player) => {
+        const query = new URLSearchParams({ race: raceOf.get(player)!, fanout: String(fanout.perMove), progressBytes: String(fanout.bytes) });
+        return opened(new WebSocket(`${wsBases[0]}/bench-floor?${query}`));
+      });
+      floorSockets.push(...(await Promise.all(batch)));
+    }
+    const floor = command.echo
+      ? await phase(load, 'floor', (until, record) =>
+          Promise.all(floorSockets.map((socket, i) => floorLoop(socket, frames[i]!, until, record, load.perSecond))).then(() => {}),
+        )
+      : null;
+    await Promise.all(floorSockets.map(closed));
     loads.push({
       load,
       moves: moves.latencies,
       echo: echo?.latencies ?? null,
+      floor: floor?.latencies ?? null,
       progress: summarise(delays, moves.latencies.seconds),
+      fanout,
       playing,
-      clientBusy: { moves: moves.busy, echo: echo?.busy ?? null },
+      clientBusy: { moves: moves.busy, echo: echo?.busy ?? null, floor: floor?.busy ?? null },
     });
   }
   const acks = acksSoFar();
   const frameBytes = Math.round(players.reduce((sum, player) => sum + frameOf(player).length, 0) / players.length);
 
-  await Promise.all(
-    [...players.map((player) => player.socket), ...echoes].map(
-      (socket) =>
-        new Promise<void>((resolve) => {
-          if (socket.readyState === WebSocket.CLOSED) return resolve();
-          socket.once('close', () => resolve());
-          socket.close();
-        }),
-    ),
-  );
+  await Promise.all([...players.map((player) => player.socket), ...echoes].map(closed));
   return { loads, acks, frameBytes };
+}
+
+function closed(socket: WebSocket): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (socket.readyState === WebSocket.CLOSED) return resolve();
+    socket.once('close', () => resolve());
+    socket.close();
+  });
 }
 
 function summarise(values: number[], seconds: number): Latencies {

@@ -12,6 +12,7 @@ import type { PruningRules } from './pruning.js';
 import { DEFAULT_ANALYSIS_RULES, type AnalysisRules } from './analyses.js';
 import analysesPlugin from './plugins/analyses.js';
 import busPlugin from './plugins/bus.js';
+import timersPlugin, { DEFAULT_TIMER_LEASE, type TimerLease } from './plugins/timers.js';
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
@@ -25,8 +26,10 @@ import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugin
 import replaysPlugin from './plugins/replays.js';
 import securityPlugin from './plugins/security.js';
 import seriesPlugin from './plugins/series.js';
+import transportPlugin from './plugins/transport.js';
 import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
 import { PROGRESS_INTERVAL_MS } from './races.js';
+import type { PresenceTiming } from './scale/presence.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,8 +45,14 @@ export interface AppOptions {
   dataDir: string;
   /** postgres://…: everything is stored in that PostgreSQL database instead of SQLite in dataDir. */
   databaseUrl?: string;
-  /** redis://…: the Redis that connects instances (readiness checks it). */
+  /** redis://…: the Redis that connects instances (readiness checks it); the holder of its timer lease runs the timers. */
   redisUrl?: string;
+  /** The Redis lease whose holder runs the timers (plugins/timers.ts); DEFAULT_TIMER_LEASE by default. */
+  timerLease?: Partial<TimerLease>;
+  /** Prefix of every Redis key and channel ('lucie' by default): deployments sharing a Redis keep apart. */
+  redisPrefix?: string;
+  /** With Redis: how often instances beat, and how soon a silent one counts as dead (scale/presence.ts). */
+  presence?: Partial<PresenceTiming>;
   /** SQLite's commit durability (see db/index.ts); NORMAL by default. */
   synchronous?: SynchronousMode;
   /** Lock waits and checkpoints (see db/index.ts); the defaults suit production. */
@@ -111,7 +120,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.storage,
     synchronous: options.synchronous ?? 'NORMAL',
   });
-  await app.register(busPlugin, options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl });
+  await app.register(busPlugin, {
+    ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }),
+    ...(options.redisPrefix !== undefined && { prefix: options.redisPrefix }),
+  });
+  await app.register(timersPlugin, { ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }), lease: { ...DEFAULT_TIMER_LEASE, ...options.timerLease } });
+  await app.register(transportPlugin, { ...(options.presence && { presence: options.presence }) });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);
   await app.register(gamesPlugin);

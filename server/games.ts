@@ -24,6 +24,7 @@ import type { AckBody, EndState, GameKind, GameSnapshot, GameState, GameStatus, 
 import type { Clock } from './clock.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
+import { soleOwner, type TimerOwner } from './ownership.js';
 import { after, IndexTaken, type GameStore, type MoveWrite, type Pending, type RaceStart, type StoredGame, type Transport } from './ports.js';
 import { rankKey } from './standings.js';
 
@@ -86,13 +87,20 @@ export class GameService {
   private readonly ending = new Map<number, EndState>();
   /** Until when moves are refused without trying, after one met a locked database. */
   private lockedUntil = 0;
+  /** Other instances share the store: a game in memory may be behind its stored log (they played it since). */
+  readonly shared: boolean;
 
   constructor(
     private readonly store: GameStore,
     private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    { shared = false }: { shared?: boolean } = {},
+    /** Deadlines are timers of the timer owner (ownership.ts). */
+    private readonly owner: TimerOwner = soleOwner(clock),
+  ) {
+    this.shared = shared;
+  }
 
   onChange(listener: GameListener): void {
     this.listeners.push(listener);
@@ -124,8 +132,12 @@ export class GameService {
       })),
       starts,
     );
-    return after(ids, (ids) =>
-      dealt.map(({ spec, layout, position }, i) =>
+    return after(ids, (ids) => {
+      // A deadline stored here is the owner's to act on.
+      dealt.forEach(({ spec }, i) => {
+        if (spec.deadline != null) this.owner.changed({ gameId: ids[i]! });
+      });
+      return dealt.map(({ spec, layout, position }, i) =>
       this.track({
         id: ids[i]!,
         kind: spec.kind,
@@ -141,8 +153,23 @@ export class GameService {
         state: 'playing',
         finishedAt: null,
       }),
-      ),
-    );
+      );
+    });
+  }
+
+  /** On becoming the timer owner: the deadlines of the games in memory armed again, every other playing game loaded (and its deadline armed). */
+  resume(): Pending<void> {
+    for (const game of this.playing.values()) {
+      if (game.deadline !== null) this.armDeadline(game, game.deadline - this.clock.now());
+    }
+    return this.loadPlaying();
+  }
+
+  /** On the timer owner, for a game stored elsewhere: its deadline armed from the stored game. */
+  rearm(gameId: number): Pending<void> {
+    return after(this.get(gameId), (game) => {
+      if (game?.state === 'playing' && game.deadline !== null) this.armDeadline(game, game.deadline - this.clock.now());
+    });
   }
 
   /** Loads every unfinished game (at startup), re-arming deadlines; a past deadline ends its game now. */
@@ -195,6 +222,16 @@ export class GameService {
     return game.state === 'playing' ? this.track(game) : game;
   }
 
+  /** A game as stored now: with a shared store it is read again, in the game's turn, rather than trusted from memory. */
+  current(id: number): Pending<LiveGame | undefined> {
+    if (!this.shared) return this.get(id);
+    return this.inTurn(id, () => {
+      const cached = this.playing.get(id);
+      if (cached) this.evict(cached);
+      return this.get(id);
+    });
+  }
+
   /** The store's reason when `error` is a failure to store that a retry may cure (see GameStore.storageFailure). */
   storageFailure(error: unknown): string | undefined {
     return this.store.storageFailure(error);
@@ -242,7 +279,8 @@ export class GameService {
     return after(this.ownGame(player, request.gameId), (found) => (found instanceof Refusal ? found : this.playOn(found, request)));
   }
 
-  private playOn(game: LiveGame, request: ActionRequest): Pending<Refusal | undefined> {
+  /** `fresh`: the game was just read from the store, so an index ahead of it is really ahead. */
+  private playOn(game: LiveGame, request: ActionRequest, fresh = !this.shared): Pending<Refusal | undefined> {
     const nextIndex = game.actions.length;
     const parsed = parseAction(request.action);
     if (request.index < nextIndex) {
@@ -257,6 +295,8 @@ export class GameService {
     const over = this.overRefusal(game);
     if (over) return over;
     if (request.index > nextIndex) {
+      // Another instance may have stored the moves between: read the game again before refusing.
+      if (!fresh) return this.reread(game, (stored) => this.playOn(stored, request, true));
       const message = `action ${request.index} is ahead of this game: the next action is number ${nextIndex} (resync first)`;
       return new Refusal('index-ahead', message, { field: 'index', nextIndex });
     }
@@ -326,8 +366,13 @@ export class GameService {
    * one is an index conflict.
    */
   private overtaken(game: LiveGame, request: ActionRequest): Pending<Refusal | undefined> {
+    return this.reread(game, (stored) => this.playOn(stored, request, true));
+  }
+
+  /** `next` on the game as stored now (undefined if it is gone). */
+  private reread<T>(game: LiveGame, next: (stored: LiveGame) => Pending<T | undefined>): Pending<T | undefined> {
     this.evict(game);
-    return after(this.get(game.id), (fresh) => (fresh ? this.playOn(fresh, request) : undefined));
+    return after(this.get(game.id), (stored) => (stored ? next(stored) : undefined));
   }
 
   /** Forgets a game's copy in memory (and its timer): the next use reads it from the store. */
@@ -363,13 +408,18 @@ export class GameService {
     raceCode: (game: LiveGame) => Pending<string | null>,
   ): Pending<ServerMessageOf<'resynced'> | GameSnapshot | Refusal> {
     // In the game's turn: what it answers includes every move acknowledged before it.
+    const answer = (game: LiveGame): Pending<ServerMessageOf<'resynced'> | GameSnapshot> => {
+      if (lastIndex >= game.actions.length) return after(raceCode(game), (code) => this.snapshot(game, code));
+      const acks: AckBody[] = [];
+      for (let index = lastIndex + 1; index < game.actions.length; index++) acks.push(this.ackOf(game, index));
+      return { type: 'resynced' as const, gameId, acks, status: gameStatusOf(game) };
+    };
     return this.inTurn(gameId, () =>
       after(this.ownGame(player, gameId), (game) => {
         if (game instanceof Refusal) return game;
-        if (lastIndex >= game.actions.length) return after(raceCode(game), (code) => this.snapshot(game, code));
-        const acks: AckBody[] = [];
-        for (let index = lastIndex + 1; index < game.actions.length; index++) acks.push(this.ackOf(game, index));
-        return { type: 'resynced' as const, gameId, acks, status: gameStatusOf(game) };
+        // With a shared store, what this instance remembers may be behind what another one stored.
+        if (!this.shared) return answer(game);
+        return after(this.reread(game, answer), (answered) => answered ?? new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId' }));
       }),
     );
   }
@@ -426,11 +476,13 @@ export class GameService {
   /** Ends a playing game without an action (resignation, time limit). */
   private end(game: LiveGame, state: EndState, at: number): Pending<undefined> {
     const stored = this.store.endGame({ gameId: game.id, status: state, finishedAt: at, rankKey: rankKey(game.position.foundationCount(), at - game.startedAt) });
-    const commit = (): undefined => {
-      this.finish(game, state, at);
+    const commit = (ended: boolean): undefined => {
+      // Ended already, elsewhere: that end stands and was told there; this copy is forgotten.
+      if (ended) this.finish(game, state, at);
+      else this.evict(game);
       return undefined;
     };
-    if (!(stored instanceof Promise)) return commit();
+    if (!(stored instanceof Promise)) return commit(stored);
     this.ending.set(game.id, state);
     const done = () => void this.ending.delete(game.id);
     return this.holdTurn(
@@ -489,6 +541,7 @@ export class GameService {
   /** The time limit's timer; when its write fails for the storage, it is tried again until it is stored. */
   private armDeadline(game: LiveGame, ms: number): void {
     const deadline = game.deadline!;
+    this.timers.get(game.id)?.();
     const failed = (error: unknown) => {
       const code = this.store.storageFailure(error);
       this.log.error({ err: error, code, gameId: game.id }, code ? 'cannot store a time-out: retrying' : 'ending a timed-out game failed');
@@ -496,10 +549,13 @@ export class GameService {
     };
     this.timers.set(
       game.id,
-      this.clock.setTimer(ms, () => {
+      this.owner.clock.setTimer(ms, () => {
         this.timers.delete(game.id);
         try {
-          const ended = this.inTurn(game.id, () => (this.closing || game.state !== 'playing' ? undefined : this.end(game, 'timed-out', deadline)));
+          // Read afresh in the game's turn (another instance may have played it since); ended in the next.
+          const ended = after(this.current(game.id), (fresh) =>
+            fresh ? this.inTurn(fresh.id, () => (this.closing || fresh.state !== 'playing' ? undefined : this.end(fresh, 'timed-out', deadline))) : undefined,
+          );
           if (ended instanceof Promise) ended.catch(failed);
         } catch (error) {
           failed(error);

@@ -21,10 +21,16 @@ export class Hub implements Transport {
   private readonly byPlayer = new Map<number, Set<Peer>>();
   private readonly byRace = new Map<string, Set<Peer>>();
   private readonly presenceListeners: ((playerId: number, connected: boolean) => void)[] = [];
+  private readonly watchedListeners: ((code: string, watched: boolean) => void)[] = [];
 
-  /** `listener` is told when a player's first socket opens or last socket closes. */
+  /** `listener` is told when a player's first socket (on this instance) opens or last socket closes. */
   onPresence(listener: (playerId: number, connected: boolean) => void): void {
     this.presenceListeners.push(listener);
+  }
+
+  /** `listener` is told when a race gets its first watcher on this instance, or loses its last. */
+  onWatched(listener: (code: string, watched: boolean) => void): void {
+    this.watchedListeners.push(listener);
   }
 
   add(peer: Peer): void {
@@ -48,19 +54,32 @@ export class Hub implements Transport {
 
   watch(peer: Peer, code: string): void {
     peer.watching.add(code);
-    const peers = this.byRace.get(code) ?? new Set();
-    peers.add(peer);
-    this.byRace.set(code, peers);
+    const peers = this.byRace.get(code);
+    if (peers) return void peers.add(peer);
+    this.byRace.set(code, new Set([peer]));
+    for (const listener of this.watchedListeners) listener(code, true);
   }
 
   unwatch(peer: Peer, code: string): void {
     peer.watching.delete(code);
     const peers = this.byRace.get(code);
-    if (peers?.delete(peer) && peers.size === 0) this.byRace.delete(code);
+    if (!peers?.delete(peer) || peers.size > 0) return;
+    this.byRace.delete(code);
+    for (const listener of this.watchedListeners) listener(code, false);
+  }
+
+  /** Whether a race has a watcher on this instance. */
+  isWatched(code: string): boolean {
+    return this.byRace.has(code);
   }
 
   isConnected(playerId: number): boolean {
     return this.byPlayer.has(playerId);
+  }
+
+  /** The players with a socket on this instance. */
+  connectedPlayers(): IterableIterator<number> {
+    return this.byPlayer.keys();
   }
 
   toPlayer(playerId: number, message: ServerMessage): void {
@@ -76,6 +95,16 @@ export class Hub implements Transport {
 
   toRace(code: string, message: ServerMessage): void {
     this.sendAll(this.byRace.get(code), message);
+  }
+
+  /** A message already serialised (it came from another instance) to a player's sockets here. */
+  toPlayerText(playerId: number, text: string): void {
+    for (const peer of this.byPlayer.get(playerId) ?? []) sendText(peer.socket, text);
+  }
+
+  /** A message already serialised to a race's watchers here. */
+  toRaceText(code: string, text: string): void {
+    for (const peer of this.byRace.get(code) ?? []) sendText(peer.socket, text);
   }
 
   private presenceChanged(playerId: number, connected: boolean): void {

@@ -15,6 +15,7 @@ import type { Clock } from './clock.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
 import type { GameService } from './games.js';
+import { soleOwner, type TimerOwner } from './ownership.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import type { ClosedReason, PlayerView, RaceEvent } from '../contract/index.js';
 import type { PlayerStore, RaceRow, RaceStore } from './stores.js';
@@ -59,6 +60,8 @@ export class RaceLifecycle {
     private readonly log: FastifyBaseLogger,
     readonly rules: LifecycleRules,
     private readonly announcer: RaceAnnouncer,
+    /** Grace periods and lobby limits are timers of the timer owner (ownership.ts). */
+    private readonly owner: TimerOwner = soleOwner(clock),
   ) {
     transport.onPresence((playerId, connected) => void this.presenceChanged(playerId, connected));
   }
@@ -75,6 +78,21 @@ export class RaceLifecycle {
     }
   }
 
+  /** On the timer owner, for a race changed elsewhere: its lobby limit and its racers' grace periods, from what is stored. */
+  async rearm(race: RaceRow): Promise<void> {
+    if (race.state === 'lobby') this.armLobbyLimit(race);
+    else this.started(race.id);
+    if (race.state !== 'lobby' && race.state !== 'countdown' && race.state !== 'running') return;
+    for (const entry of await this.store.entries(race.id)) {
+      if (entry.goneSince !== null && !this.transport.isConnected(entry.playerId)) {
+        this.armGrace(race.id, entry.playerId, entry.goneSince);
+      } else {
+        this.graceTimers.get(key(race.id, entry.playerId))?.();
+        this.graceTimers.delete(key(race.id, entry.playerId));
+      }
+    }
+  }
+
   close(): void {
     for (const cancel of [...this.graceTimers.values(), ...this.lobbyTimers.values()]) cancel();
     this.graceTimers.clear();
@@ -84,10 +102,12 @@ export class RaceLifecycle {
   /** A racer was just seated (created or joined): without a socket their grace period starts now. */
   async seated(race: RaceRow, playerId: number): Promise<void> {
     if (race.state === 'lobby' && !this.lobbyTimers.has(race.id)) this.armLobbyLimit(race);
-    if (this.transport.isConnected(playerId)) return;
-    const now = this.clock.now();
-    this.armGrace(race.id, playerId, now);
-    await this.recordGoneSince(race.id, playerId, now);
+    if (!this.transport.isConnected(playerId)) {
+      const now = this.clock.now();
+      this.armGrace(race.id, playerId, now);
+      await this.recordGoneSince(race.id, playerId, now);
+    }
+    this.owner.changed({ raceId: race.id });
   }
 
   /** The countdown ended: lobby limits no longer apply. */
@@ -133,6 +153,7 @@ export class RaceLifecycle {
           this.armGrace(race.id, playerId, now);
           await this.recordGoneSince(race.id, playerId, now);
         }
+        this.owner.changed({ raceId: race.id });
         await this.announcer.broadcastView(race.code);
       }
       // Nothing is at stake in a finished race: its standings are only told who is still there.
@@ -148,7 +169,7 @@ export class RaceLifecycle {
     this.graceTimers.get(id)?.();
     this.graceTimers.set(
       id,
-      this.clock.setTimer(delayMs, () => {
+      this.owner.clock.setTimer(delayMs, () => {
         this.graceTimers.delete(id);
         recovering(
           () => this.graceOver(raceId, playerId, since),
@@ -168,6 +189,8 @@ export class RaceLifecycle {
     const race = await this.store.byId(raceId);
     const entry = await this.store.entry(raceId, playerId);
     if (!race || !entry) return;
+    // Shared by instances, the stored time decides: none means they came back, wherever that was.
+    if (this.owner.shared && entry.goneSince === null) return;
     const goneSince = entry.goneSince ?? since;
     if (race.state === 'lobby') return this.unseat(race, await this.playerOf(playerId), 'unseated');
     if (race.state === 'countdown') {
@@ -178,7 +201,7 @@ export class RaceLifecycle {
     if (race.state !== 'running') return;
     const gameId = await this.store.gameIdOf(raceId, playerId);
     if (gameId === undefined) return;
-    const game = await this.games.get(gameId);
+    const game = await this.games.current(gameId);
     if (!game || game.state !== 'playing') return;
     this.announcer.announce(race.code, { kind: 'abandoned', player: await this.playerOf(playerId), at: this.clock.now() });
     await this.games.abandon(game, goneSince);
@@ -188,7 +211,7 @@ export class RaceLifecycle {
     this.lobbyTimers.get(race.id)?.();
     this.lobbyTimers.set(
       race.id,
-      this.clock.setTimer(delayMs, () => {
+      this.owner.clock.setTimer(delayMs, () => {
         this.lobbyTimers.delete(race.id);
         recovering(
           () => after(this.store.byId(race.id), (now) => (now?.state === 'lobby' ? this.closeLobby(now, 'expired', null) : undefined)),
@@ -216,7 +239,8 @@ export class RaceLifecycle {
   }
 
   private async closeLobby(race: RaceRow, reason: ClosedReason, by: PlayerView | null): Promise<void> {
-    await this.store.update(race.id, { state: 'closed', closedReason: reason, finishedAt: this.clock.now() });
+    // Started or closed meanwhile (by another instance, or a stale timer owner): nothing to close or tell.
+    if (!(await this.store.transition(race.id, 'lobby', { state: 'closed', closedReason: reason, finishedAt: this.clock.now() }))) return;
     this.started(race.id);
     for (const entry of await this.store.entries(race.id)) {
       this.graceTimers.get(key(race.id, entry.playerId))?.();

@@ -62,11 +62,28 @@ if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
   console.error('REDIS_URL must be a redis:// or rediss:// URL');
   process.exit(2);
 }
+// With Redis: how soon another instance takes the timers over from one that died (milliseconds).
+const leaseText = process.env.TIMER_LEASE_MS;
+if (leaseText !== undefined && !/^[1-9][0-9]{2,}$/.test(leaseText)) {
+  console.error(`TIMER_LEASE_MS must be a whole number of milliseconds (at least 100), not "${leaseText}"`);
+  process.exit(2);
+}
+// Keys and channels of this deployment, so several can share one Redis.
+const redisPrefix = process.env.REDIS_PREFIX || undefined;
+// How soon an instance that stopped beating counts as dead (its players disconnected); it beats three times as often.
+const presenceTtlMs = process.env.PRESENCE_TTL_MS === undefined ? undefined : Number(process.env.PRESENCE_TTL_MS);
+if (presenceTtlMs !== undefined && !(Number.isInteger(presenceTtlMs) && presenceTtlMs >= 300)) {
+  console.error('PRESENCE_TTL_MS must be a whole number of milliseconds, at least 300');
+  process.exit(2);
+}
 
 const app = await buildApp({
   dataDir,
   ...(redisUrl !== undefined && { redisUrl }),
+  ...(redisPrefix !== undefined && { redisPrefix }),
+  ...(presenceTtlMs !== undefined && { presence: { ttlMs: presenceTtlMs, heartbeatMs: Math.round(presenceTtlMs / 3) } }),
   ...(databaseUrl !== undefined && { databaseUrl }),
+  ...(leaseText !== undefined && { timerLease: { ttlMs: Number(leaseText) } }),
   logLevel: process.env.LOG_LEVEL ?? 'info',
   countdownMs,
   synchronous,

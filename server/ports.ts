@@ -126,7 +126,8 @@ export interface GameStore {
   playingGameIds(): Pending<number[]>;
   /** The move path: durable once it resolves. */
   appendMove(move: MoveWrite): Pending<void>;
-  endGame(end: GameEnd): Pending<void>;
+  /** Whether it ended the game here: false when it had ended already (on another instance, say). */
+  endGame(end: GameEnd): Pending<boolean>;
   /** The storage's own reason (`SQLITE_FULL`, a lost connection) when `error` is a failure to store that a retry may cure; undefined for a fault. */
   storageFailure(error: unknown): string | undefined;
   /** Whether `error` is a create refused by a unique key: the player's attempt at that day is stored already. */

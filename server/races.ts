@@ -18,6 +18,7 @@ import { Coalescer } from './coalescer.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
+import { soleOwner, type TimerOwner } from './ownership.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { presenceOf } from './presence.js';
@@ -73,19 +74,29 @@ export class RaceService {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly timing: RaceTiming,
+    /** Countdowns and the lifecycle's deadlines are timers of the timer owner (ownership.ts). */
+    private readonly owner: TimerOwner = soleOwner(clock),
   ) {
     this.progress = new Coalescer(clock, timing.progressIntervalMs, (code, changed) => this.sendProgress(code, changed));
     games.onChange((game) => this.gameChanged(game, game.state !== 'playing'));
     transport.onPresence((playerId) => this.presenceChanged(playerId));
     // After the listener above: a leaver's progress goes before the race view that shows them reconnecting.
-    this.lifecycle = new RaceLifecycle(store, players, games, transport, clock, log, timing, this);
+    this.lifecycle = new RaceLifecycle(store, players, games, transport, clock, log, timing, this, owner);
   }
 
-  /** After a restart: re-arm countdowns and finish races whose last game ended unseen. */
+  /** After a restart (or on becoming the timer owner): re-arm countdowns and finish races whose last game ended unseen. */
   async resume(): Promise<void> {
     for (const race of await this.store.inState('countdown')) this.armCountdown(race);
     for (const race of await this.store.inState('running')) await this.finishIfDone(race.id);
     await this.lifecycle.resume();
+  }
+
+  /** On the timer owner, for a race changed elsewhere: its countdown, lobby limit and grace periods armed from what is stored. */
+  async rearm(raceId: number): Promise<void> {
+    const race = await this.store.byId(raceId);
+    if (!race) return;
+    if (race.state === 'countdown') this.armCountdown(race);
+    await this.lifecycle.rearm(race);
   }
 
   /** Stops timers; progress still waiting is sent first. */
@@ -139,9 +150,11 @@ export class RaceService {
     if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${code} has already started`);
     if ((await this.store.entries(race.id)).length < 2) throw new Refusal('not-enough-racers', 'a race needs at least 2 racers: share the link first');
     const startsAt = this.clock.now() + this.timing.countdownMs;
-    await this.store.update(race.id, { state: 'countdown', startsAt });
+    // A lobby closed (its limit, another instance) or started since it was read above is not started again.
+    if (!(await this.store.transition(race.id, 'lobby', { state: 'countdown', startsAt }))) throw new Refusal('not-in-lobby', `race ${code} is no longer a lobby`);
     this.lifecycle.started(race.id);
     this.armCountdown({ ...race, state: 'countdown', startsAt });
+    this.owner.changed({ raceId: race.id });
     return this.broadcastView(code);
   }
 
@@ -230,7 +243,7 @@ export class RaceService {
   /** The game `playerId` plays in race `code`, once dealt. */
   gameOf(code: string, playerId: number): Pending<LiveGame | undefined> {
     return after(this.find(code), (race) =>
-      race === undefined ? undefined : after(this.store.gameIdOf(race.id, playerId), (id) => (id === undefined ? undefined : this.games.get(id))),
+      race === undefined ? undefined : after(this.store.gameIdOf(race.id, playerId), (id) => (id === undefined ? undefined : this.games.current(id))),
     );
   }
 
@@ -253,13 +266,16 @@ export class RaceService {
 
   /** The deal at the end of the countdown; a deal the storage refuses is tried again until it is stored. */
   private armDeal(raceId: number, ms: number): void {
+    this.countdowns.get(raceId)?.();
     this.countdowns.set(
       raceId,
-      this.clock.setTimer(ms, () => {
+      this.owner.clock.setTimer(ms, () => {
         this.countdowns.delete(raceId);
         recovering(
           () => this.deal(raceId),
           (error) => {
+            // The seats' unique key: the race was dealt already (by an owner whose lease ran out meanwhile).
+            if (this.games.isDuplicate(error)) return;
             const code = this.games.storageFailure(error);
             this.log.error({ err: error, code, raceId }, code ? 'cannot store the deal: retrying' : 'cannot deal the race');
             if (code !== undefined) this.armDeal(raceId, STORAGE_RETRY_MS);
@@ -326,8 +342,9 @@ export class RaceService {
   }
 
   private presenceChanged(playerId: number): void {
-    // At shutdown every socket closes: nobody is left to tell, and the database is closing.
-    if (this.games.closing) return;
+    // At shutdown every socket closes: nobody is left to tell, and the database is closing. With a
+    // shared store the games here may be behind: the lifecycle's race view, read from the store, tells.
+    if (this.games.closing || this.games.shared) return;
     for (const game of this.games.playingGamesOf(playerId)) {
       if (game.kind === 'race') this.gameChanged(game, true);
     }
@@ -357,8 +374,8 @@ export class RaceService {
     if (played.length === 0 || played.some(({ game }) => game.status === 'playing')) return;
     const finishedAt = Math.max(...played.map(({ game }) => game.finishedAt ?? 0));
     const standings = rankStandings(played.map(({ game, name }) => finisherOf(game, name)));
-    await this.store.finish(raceId, standings, finishedAt);
-    await this.broadcastView(race.code);
+    // Finished by another instance meanwhile: it told the watchers.
+    if (await this.store.finish(raceId, standings, finishedAt)) await this.broadcastView(race.code);
   }
 
   private progressOf(game: GameFacts, name: string): ProgressView {

@@ -72,8 +72,10 @@ export interface RaceStore {
   finishedRacesOf(playerId: number, since: number): Pending<RaceRow[]>;
   games(raceId: number): Pending<GameRow[]>;
   gameIdOf(raceId: number, playerId: number): Pending<number | undefined>;
-  /** Stores the standings and marks the race finished, in one transaction. */
-  finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Pending<void>;
+  /** Stores the standings and marks the race finished, in one transaction, only if it is still running; whether it did. */
+  finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Pending<boolean>;
+  /** Changes a race only if it is still in state `from` (not started, closed or dealt elsewhere meanwhile); whether it did. */
+  transition(raceId: number, from: RaceRow['state'], change: Partial<Omit<RaceRow, 'id' | 'code'>>): Pending<boolean>;
 }
 
 export type SeriesRow = typeof series.$inferSelect;

@@ -20,7 +20,9 @@ const CLOCK_EVERY = 1024;
 export class Budget {
   nodes = 0;
   exhausted = false;
-  private readonly nodeLimit: number;
+  /** The node count at which the budget runs out: its own limit, or a tighter cap of `within`. */
+  private nodeLimit: number;
+  private timedOut = false;
   private readonly deadline: number;
 
   constructor(private readonly limits: Limits = {}) {
@@ -34,8 +36,24 @@ export class Budget {
     this.nodes++;
     if (this.nodes > this.nodeLimit) this.exhausted = true;
     else if (this.deadline !== Infinity && this.nodes % CLOCK_EVERY === 0 && this.limits.clock!() > this.deadline) {
-      this.exhausted = true;
+      this.exhausted = this.timedOut = true;
     }
     return !this.exhausted;
+  }
+
+  /**
+   * Runs `work` as if the budget ended `nodes` nodes from now (or where it ends, if sooner):
+   * a search that reaches the cap stops and reports itself cut short, like one that ran out of
+   * budget, but once `work` returns the rest of the budget can still be spent.
+   */
+  within<T>(nodes: number, work: () => T): T {
+    const limit = this.nodeLimit;
+    this.nodeLimit = Math.min(limit, this.nodes + nodes);
+    try {
+      return work();
+    } finally {
+      this.nodeLimit = limit;
+      this.exhausted = this.timedOut || this.nodes > limit;
+    }
   }
 }

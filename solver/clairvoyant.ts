@@ -3,7 +3,7 @@ import { Budget, type Limits } from './budget.js';
 import { bestInDeal } from './deal.js';
 import { explore } from './search.js';
 import type { Dealer } from './dealer.js';
-import { actionOf, cardsAbove, DealState, heightsCount, type Heights } from './state.js';
+import { actionOf, cardsAbove, DealState, type Heights } from './state.js';
 
 export interface GameLine {
   /** Every action, redeals included (`{ type: 'redeal' }`). */
@@ -36,22 +36,47 @@ function take(outcome: Outcome, value: number, exact: boolean, path: readonly nu
   return value === 52;
 }
 
+/** Every foundation state has a 16-bit number (see Heights), so per deal a table over all of them. */
+const HEIGHTS = 1 << 16;
+const UNKNOWN = 255;
+/** The most foundation states a position's box (see `settled`) may hold for the search to check them all. */
+const BOX_LIMIT = 256;
+/** The first round's cap on one redeal's search in the search for a win (each round has four times the last's). */
+const FIRST_CAP = 512;
+
 /**
  * Clairvoyant solver: the best final count from `position` when every later layout is known,
  * which in lucie-deal/1 follows from the seed, the deal number and the cards still out. The
  * choice in each deal but the last is which foundation state to redeal at (each gives its own
- * next layout), so a deal is searched for every reachable foundation state, without pruning;
- * the last deal only for its best count (the merci included where the variant has it). The
- * value of a deal's start depends only on the deal number and the foundations, so it is kept
- * (for one solve: the layouts come from `dealer`).
+ * next layout), so a deal is searched for every reachable foundation state; the last deal only
+ * for its best count (the merci included where the variant has it). The value of a deal's start
+ * depends only on the deal number and the foundations, so it is kept (for one solve: the layouts
+ * come from `dealer`).
+ *
+ * Every search is branch and bound above a floor: only outcomes above it are sought (see
+ * `settled` for what a deal before the last can cut). A first pass looks only for a win (floor
+ * 51), which almost every strict seed has and which lets every last deal be cut hard; only when
+ * it proves there is none does a second pass find the exact best. The first pass goes in rounds
+ * that cap the search from each redeal (FIRST_CAP, then four times more each round): a seed's
+ * win is usually a few hundred nodes away, but the first foundation state tried (redealing at
+ * once) can need a million nodes to be proved lost, so the cheap tries come first. A capped
+ * search ends inexact, so a round proves nothing but a win; only an uncapped result is exact.
  */
 export function solveClairvoyant(position: Position, dealer: Dealer, limits: Limits | Budget = {}): ClairvoyantSolution {
   const budget = limits instanceof Budget ? limits : new Budget(limits);
   const before = budget.nodes;
   const { rules } = position;
+  const last = rules.redeals;
   const known = new Map<number, Outcome>();
   const layouts = new Map<number, Layout>();
-  const keyOf = (deal: number, heights: Heights) => deal * 65536 + heights;
+  const keyOf = (deal: number, heights: Heights) => deal * HEIGHTS + heights;
+  /** Per deal and foundation state, a proved upper bound on the final count from that deal's start (UNKNOWN: none yet). */
+  const ceilings = Array.from({ length: last + 1 }, () => new Uint8Array(HEIGHTS).fill(UNKNOWN));
+  /** Per deal, the search of that deal (a number) that last judged each foundation state. */
+  const judgedBy = Array.from({ length: last }, () => new Int32Array(HEIGHTS));
+  let searches = 0;
+  /** The most nodes the search from one redeal may take in this round of the search for a win (Infinity: no cap). */
+  let cap = Infinity;
 
   const layoutOf = (deal: number, heights: Heights): Layout => {
     const key = keyOf(deal, heights);
@@ -59,12 +84,62 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     if (!layout) layouts.set(key, (layout = dealer(deal, cardsAbove(heights))));
     return layout;
   };
+  const startOf = (deal: number, heights: Heights) => DealState.redealt(rules, heights, layoutOf(deal, heights), deal);
 
-  /** The outcome from `state`; in the last deal only above `floor` (see bestInDeal), null when it cannot beat it. */
-  const solve = (state: DealState, deal: number, floor = state.home): Outcome | null => {
-    if (deal >= rules.redeals) {
+  /** What is proved of the final count from the start of `deal` at `heights`; for a last deal at least its bound. */
+  const ceilingOf = (deal: number, heights: Heights): number => {
+    const ceilingsOfDeal = ceilings[deal]!;
+    if (ceilingsOfDeal[heights] === UNKNOWN) ceilingsOfDeal[heights] = deal === last ? startOf(deal, heights).bound() : 52;
+    return ceilingsOfDeal[heights]!;
+  };
+
+  /**
+   * Whether no line from `live` (in `deal`, searched as `search`) can lead above `incumbent`
+   * other than through foundation states already judged in this search. Every foundation state
+   * reachable from `live` lies in its box: each suit at least where it is and at most its
+   * `reachOf` (the bound's relaxation). A state of the box not judged yet may still be
+   * reachable, so it needs a ceiling no higher than the incumbent: then neither stopping
+   * there nor redealing there can beat it. When every state of the box passes, the moves from
+   * `live` can change nothing and are left unsearched.
+   */
+  const settled = (live: DealState, deal: number, search: number, incumbent: number): boolean => {
+    live.bound();
+    const [c, d, h, s] = live.found as [number, number, number, number];
+    const [toC, toD, toH, toS] = [live.reachOf(0), live.reachOf(1), live.reachOf(2), live.reachOf(3)];
+    if ((toC - c + 1) * (toD - d + 1) * (toH - h + 1) * (toS - s + 1) > BOX_LIMIT) return false;
+    const judged = judgedBy[deal]!;
+    for (let club = c; club <= toC; club++)
+      for (let diamond = d; diamond <= toD; diamond++)
+        for (let heart = h; heart <= toH; heart++)
+          for (let spade = s; spade <= toS; spade++) {
+            const heights = club | (diamond << 4) | (heart << 8) | (spade << 12);
+            if (judged[heights] !== search && ceilingOf(deal + 1, heights) > incumbent) return false;
+          }
+    return true;
+  };
+
+  /** The outcome of redealing at `heights` into `deal`, when it may beat `floor`; null when proved not to. */
+  const redeal = (deal: number, heights: Heights, floor: number): Outcome | null => {
+    const key = keyOf(deal, heights);
+    const kept = known.get(key);
+    if (kept) return kept;
+    if (ceilingOf(deal, heights) <= floor) return null;
+    const start = startOf(deal, heights);
+    const found = cap === Infinity ? solve(start, deal, floor) : budget.within(cap, () => solve(start, deal, floor));
+    if (found) known.set(key, found);
+    else ceilings[deal]![heights] = floor;
+    return found;
+  };
+
+  /**
+   * The outcome from `state` when it beats `floor`; null when proved not to (nothing is kept
+   * then, since another line reaching the same start with less in hand needs its exact value).
+   * An outcome cut short by the budget is returned as it stands, inexact.
+   */
+  const solve = (state: DealState, deal: number, floor: number): Outcome | null => {
+    if (deal >= last) {
       const best = bestInDeal(state, budget, floor);
-      if (best.max > floor || floor <= state.home) return { value: best.max, exact: best.exact, moves: best.moves, redealAt: null };
+      if (best.max > floor) return { value: best.max, exact: best.exact, moves: best.moves, redealAt: null };
       // Nothing above the floor: proved (null), or the budget ran out first (only the cards home are sure).
       return best.exact ? null : { value: state.home, exact: false, moves: [], redealAt: null };
     }
@@ -72,34 +147,38 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     // early ends the search of this deal. Not redealing never beats redealing (the foundations
     // stay), but it is the honest floor when a search is cut short.
     const outcome: Outcome = { value: state.home, exact: true, moves: [], redealAt: null };
-    const judged = new Set<Heights>();
+    const search = ++searches;
+    const judged = judgedBy[deal]!;
     const complete = explore(state, false, budget, (live, path) => {
       const heights = live.heights();
-      if (judged.has(heights)) return false;
-      judged.add(heights);
-      if (live.home === 52) return take(outcome, 52, true, path, null);
-      if (live.home > outcome.value) take(outcome, live.home, outcome.exact, path, null);
-      const key = keyOf(deal + 1, heights);
-      let next = known.get(key);
-      if (!next) {
-        // A last deal is searched only for more than this deal already has: when it cannot beat
-        // that, the outcome stands and nothing is kept, since another line reaching this state
-        // with less in hand needs its exact value.
-        const found = solve(DealState.redealt(rules, heights, layoutOf(deal + 1, heights), deal + 1), deal + 1, outcome.value);
-        if (!found) return false;
-        next = found;
-        known.set(key, next);
+      if (judged[heights] !== search) {
+        judged[heights] = search;
+        if (live.home === 52) return take(outcome, 52, true, path, null);
+        if (live.home > outcome.value) take(outcome, live.home, outcome.exact, path, null);
+        const next = redeal(deal + 1, heights, Math.max(floor, outcome.value));
+        if (next) {
+          if (!next.exact) outcome.exact = false;
+          if (next.value > outcome.value && take(outcome, next.value, outcome.exact, path, heights)) return true;
+        }
       }
-      if (!next.exact) outcome.exact = false;
-      if (next.value > outcome.value) take(outcome, next.value, outcome.exact, path, heights);
-      return outcome.value === 52;
+      return settled(live, deal, search, Math.max(floor, outcome.value)) ? 'skip' : false;
     });
     if (!complete) outcome.exact = false;
     if (outcome.value === 52) outcome.exact = true;
-    return outcome;
+    return outcome.value > floor || !outcome.exact ? outcome : null;
   };
 
-  const first = solve(DealState.fromPosition(position), position.redealsUsed)!;
+  const root = DealState.fromPosition(position);
+  let first: Outcome | null = null;
+  for (cap = FIRST_CAP; ; cap *= 4) {
+    first = solve(root, position.redealsUsed, 51);
+    // A win, a proof that there is none, or the budget spent: otherwise a cap cut something.
+    if (!first || first.exact || budget.exhausted) break;
+    // What a capped search left is dropped; what was proved (wins, ceilings) stays.
+    for (const [key, outcome] of known) if (!outcome.exact) known.delete(key);
+  }
+  cap = Infinity;
+  first ??= solve(root, position.redealsUsed, root.home - 1)!;
   const actions: Action[] = [];
   const redeals: Layout[] = [];
   for (let outcome = first, deal = position.redealsUsed; ; ) {

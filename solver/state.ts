@@ -60,6 +60,10 @@ const BOTTOM = 60;
 const IN_CELL = 100;
 const HOME = 101;
 
+/** `bound`'s marks (0: still buried under a card that has not left). */
+const EXPOSED = 1;
+const FREED = 2;
+
 export class DealState {
   home: number;
   /**
@@ -221,37 +225,51 @@ export class DealState {
    * may leave) make it useless, so it is 52 there.
    */
   bound(): number {
-    if (this.merci || this.cells.length > 0) return 52;
-    const { fans, freed, exposed, depth, reach } = this;
-    freed.fill(0);
-    exposed.fill(0);
+    const { fans, open, depth, reach } = this;
+    if (this.merci || this.cells.length > 0) {
+      reach.fill(13);
+      return 52;
+    }
+    open.fill(0);
     for (let suit = 0; suit < 4; suit++) {
       reach[suit] = this.found[suit]!;
-      for (let rank = 0; rank < reach[suit]!; rank++) freed[suit * 13 + rank] = 1;
+      for (let rank = 0; rank < reach[suit]!; rank++) open[suit * 13 + rank] = FREED;
     }
-    for (let f = 0; f < fans.length; f++) {
+    const fanCount = fans.length;
+    for (let f = 0; f < fanCount; f++) {
       const fan = fans[f]!;
       depth[f] = fan.length - 1;
-      if (fan.length > 0) exposed[fan[fan.length - 1]!] = 1;
+      if (fan.length > 0) open[fan[fan.length - 1]!] = EXPOSED;
     }
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (let f = 0; f < fans.length; f++) {
-        const fan = fans[f]!;
-        let i = depth[f]!;
-        while (i >= 0 && this.mayLeave(fan[i]!)) {
-          const card = fan[i]!;
-          freed[card] = 1;
-          exposed[card] = 0;
-          const suit = suitOf(card);
-          if (rankOf(card) === reach[suit]) while (reach[suit]! < 13 && freed[suit * 13 + reach[suit]!]) reach[suit]!++;
-          if (--i >= 0) exposed[fan[i]!] = 1;
-          changed = true;
-        }
-        depth[f] = i;
+    // The fixpoint is the same whatever the order fans are tried in, so they are tried in turn
+    // until a whole round of them frees nothing more.
+    for (let f = 0, quiet = 0; quiet < fanCount; f = f + 1 === fanCount ? 0 : f + 1) {
+      const fan = fans[f]!;
+      let i = depth[f]!;
+      if (i < 0 || !this.mayLeave(fan[i]!)) {
+        quiet++;
+        continue;
       }
+      quiet = 1;
+      do {
+        const card = fan[i]!;
+        open[card] = FREED;
+        const suit = suitOf(card);
+        if (rankOf(card) === reach[suit]) while (reach[suit]! < 13 && open[suit * 13 + reach[suit]!] === FREED) reach[suit]!++;
+        if (--i >= 0) open[fan[i]!] = EXPOSED;
+      } while (i >= 0 && this.mayLeave(fan[i]!));
+      depth[f] = i;
     }
     return reach[0]! + reach[1]! + reach[2]! + reach[3]!;
+  }
+
+  /**
+   * After `bound`: the highest foundation `suit` can reach in this deal from here. A suit's
+   * foundation grows from the Ace up, each card freed in the relaxation first, so it never
+   * passes the run of freed cards that `bound` counts for it.
+   */
+  reachOf(suit: number): number {
+    return this.reach[suit]!;
   }
 
   /** Whether a card on top of its fan may leave it in `bound`'s relaxation. */
@@ -259,26 +277,25 @@ export class DealState {
     const rank = rankOf(card);
     if (rank === this.reach[suitOf(card)]) return true;
     if (rank === KING_RANK && this.rules.kingsInSpaces) return true;
+    const { open } = this;
     const higher = rank !== KING_RANK;
     switch (this.rules.build) {
       case 'same-suit-down':
-        return higher && this.open(card + 1);
+        return higher && open[card + 1] !== 0;
       case 'same-suit-up-or-down':
-        return (higher && this.open(card + 1)) || (rank > 0 && this.open(card - 1));
+        return (higher && open[card + 1] !== 0) || (rank > 0 && open[card - 1] !== 0);
       case 'any-suit-down':
-        if (higher) for (let suit = 0; suit < 4; suit++) if (this.open(suit * 13 + rank + 1)) return true;
+        if (higher) for (let suit = 0; suit < 4; suit++) if (open[suit * 13 + rank + 1] !== 0) return true;
         return false;
     }
   }
 
-  /** Whether a card may be built on in `bound`'s relaxation: on top of its fan, or gone from it. */
-  private open(target: Card): boolean {
-    return this.freed[target] === 1 || this.exposed[target] === 1;
-  }
-
-  /** Scratch of `bound`: cards freed, cards on top of what is left of their fan, per fan the top index left, per suit the freed run from the Ace. */
-  private readonly freed = new Uint8Array(52);
-  private readonly exposed = new Uint8Array(52);
+  /**
+   * Scratch of `bound`: per card whether it may be built on in the relaxation (EXPOSED: on top
+   * of what is left of its fan; FREED: gone from it), per fan the top index left, per suit the
+   * freed run from the Ace.
+   */
+  private readonly open = new Uint8Array(52);
   private readonly depth: Int16Array;
   private readonly reach = new Uint8Array(4);
 

@@ -112,12 +112,13 @@ export class SqliteGameStore implements GameStore {
     return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
   }
 
-  endGame({ gameId, status, finishedAt, rankKey }: GameEnd): void {
-    this.db
+  endGame({ gameId, status, finishedAt, rankKey }: GameEnd): boolean {
+    const { changes } = this.db
       .update(games)
       .set({ status, finishedAt, rankKey })
       .where(and(eq(games.id, gameId), eq(games.status, 'playing')))
       .run();
+    return changes > 0;
   }
 }
 

@@ -126,10 +126,25 @@ export class SqliteRaceStore implements RaceStore {
       .get()?.id;
   }
 
-  finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): void {
-    this.transaction(() => {
+  finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): boolean {
+    return this.transaction(() => {
+      const { changes } = this.db
+        .update(races)
+        .set({ state: 'finished', finishedAt })
+        .where(and(eq(races.id, raceId), eq(races.state, 'running')))
+        .run();
+      if (changes === 0) return false;
       for (const { playerId, rank } of ranks) this.db.update(raceEntries).set({ rank }).where(entryOf(raceId, playerId)).run();
-      this.db.update(races).set({ state: 'finished', finishedAt }).where(eq(races.id, raceId)).run();
+      return true;
     });
+  }
+
+  transition(raceId: number, from: RaceRow['state'], change: Partial<Omit<RaceRow, 'id' | 'code'>>): boolean {
+    const { changes } = this.db
+      .update(races)
+      .set(change)
+      .where(and(eq(races.id, raceId), eq(races.state, from)))
+      .run();
+    return changes > 0;
   }
 }

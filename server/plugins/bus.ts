@@ -27,13 +27,13 @@ export async function busReady(bus: RedisBus): Promise<boolean> {
 }
 
 /** Connects to Redis at start (an unreachable one stops the start) and closes the connection last. */
-export default fp<{ redisUrl?: string }>(
-  async (app, { redisUrl }) => {
+export default fp<{ redisUrl?: string; prefix?: string }>(
+  async (app, { redisUrl, prefix }) => {
     if (redisUrl === undefined) {
       app.decorate('bus', null);
       return;
     }
-    const bus = new RedisBus(redisUrl);
+    const bus = new RedisBus(redisUrl, prefix);
     try {
       await bus.connect();
     } catch (error) {

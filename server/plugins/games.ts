@@ -7,17 +7,18 @@ declare module 'fastify' {
   }
 }
 
-/** The game service; its unfinished games are rebuilt from their move logs once every listener is in place. */
+/** The game service; on taking the timers (a single instance: at start) its unfinished games are rebuilt from their move logs, once every listener is in place. */
 export default fp(
   async (app) => {
-    const games = new GameService(app.storage.games, app.hub, app.clock, app.log);
+    const games = new GameService(app.storage.games, app.transport, app.clock, app.log, { shared: app.bus !== null }, app.timers);
     app.decorate('games', games);
-    app.addHook('onReady', async () => games.loadPlaying());
+    app.timers.onTakeover(() => games.resume());
+    app.timers.onNotice((subject) => ('gameId' in subject ? games.rearm(subject.gameId) : undefined));
     app.addHook('preClose', async () => {
       games.close();
       // An asynchronous store's writes in flight finish (and are acknowledged) before it closes.
       await games.settled();
     });
   },
-  { name: 'games', dependencies: ['db'] },
+  { name: 'games', dependencies: ['db', 'transport', 'timers'] },
 );

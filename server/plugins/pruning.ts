@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { DEFAULT_PRUNING_RULES, type PruningRules } from '../pruning.js';
 
-/** Deletes unused identities past their retention period, once at start and then every interval. */
+/** Deletes unused identities past their retention period, on the timer owner: once on taking the timers (at start) and then every interval. */
 export default fp<Partial<PruningRules>>(
   async (app, options) => {
     const rules = { ...DEFAULT_PRUNING_RULES, ...options };
@@ -15,10 +15,10 @@ export default fp<Partial<PruningRules>>(
         const code = app.storage.failure(error);
         app.log.error({ err: error, code }, 'cannot prune unused identities');
       }
-      cancel = app.clock.setTimer(rules.intervalMs, () => void round());
+      cancel = app.timers.clock.setTimer(rules.intervalMs, () => void round());
     };
-    app.addHook('onReady', round);
+    app.timers.onTakeover(round);
     app.addHook('preClose', async () => cancel?.());
   },
-  { name: 'pruning', dependencies: ['db'] },
+  { name: 'pruning', dependencies: ['db', 'timers'] },
 );

@@ -19,10 +19,11 @@ const onRace = { params: raceCodeParams, ...answers };
 /** Races over HTTP: create, join, look, start, leave, kick, cancel, rematch, and the replay once finished. Live play is on the websocket. */
 export default fp<RaceTiming>(
   async (app, timing) => {
-    const races = new RaceService(app.storage.races, app.storage.players, app.games, app.hub, app.clock, app.log, timing);
+    const races = new RaceService(app.storage.races, app.storage.players, app.games, app.transport, app.clock, app.log, timing, app.timers);
     app.decorate('races', races);
-    // After the games are loaded (games' onReady runs first): deadlines may have finished races.
-    app.addHook('onReady', async () => races.resume());
+    // After the games are loaded (the games' takeover runs first): deadlines may have finished races.
+    app.timers.onTakeover(() => races.resume());
+    app.timers.onNotice((subject) => ('raceId' in subject ? races.rearm(subject.raceId) : undefined));
     app.addHook('preClose', async () => races.close());
 
     const api = app.withTypeProvider<ZodTypeProvider>();
@@ -71,5 +72,5 @@ export default fp<RaceTiming>(
       race: await races.rematch(currentPlayer(request), request.params.code, request.body.answer),
     }));
   },
-  { name: 'races', dependencies: ['db', 'players', 'games'] },
+  { name: 'races', dependencies: ['db', 'players', 'games', 'timers'] },
 );

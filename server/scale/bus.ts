@@ -42,6 +42,7 @@ export class RedisBus {
   private readonly subscriber: Redis;
   private readonly subscribed = new Map<string, number>();
   private readonly listeners: ((message: BusMessage) => void)[] = [];
+  private readonly reconnectListeners: (() => void)[] = [];
 
   constructor(
     url: string,
@@ -55,6 +56,12 @@ export class RedisBus {
     // ioredis reports lost connections here and reconnects (and resubscribes) by itself.
     this.publisher.on('error', () => {});
     this.subscriber.on('error', () => {});
+    // A subscription that broke and came back missed whatever was published meanwhile.
+    let connected = false;
+    this.subscriber.on('ready', () => {
+      if (connected) for (const listener of this.reconnectListeners) listener();
+      connected = true;
+    });
     this.subscriber.on('message', (channel: string, text: string) => {
       const space = text.indexOf(' ');
       const message = { topic: channel.slice(this.prefix.length + 1), seq: Number(text.slice(0, space)), payload: text.slice(space + 1) };
@@ -70,10 +77,30 @@ export class RedisBus {
     this.listeners.push(listener);
   }
 
+  /** `listener` is told when the subscription came back after a lost connection: messages may have been missed. */
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
+  }
+
+  /** The connection for plain commands (shared presence), in order with this bus's publications. */
+  get commands(): Redis {
+    return this.publisher;
+  }
+
+  /** A key of this deployment (every key and channel carries the prefix, so deployments can share a Redis). */
+  key(name: string): string {
+    return `${this.prefix}:${name}`;
+  }
+
   /** Publishes `payload` on `topic`; resolves to its sequence number once Redis has it. */
   async publish(topic: string, payload: string): Promise<number> {
     const channel = this.channel(topic);
     return this.publisher.publishNumbered(`${channel}:seq`, channel, payload, SEQUENCE_TTL_MS);
+  }
+
+  /** The number of `topic`'s last publication (0 before the first). */
+  async sequence(topic: string): Promise<number> {
+    return Number((await this.publisher.get(`${this.channel(topic)}:seq`)) ?? 0);
   }
 
   /** Counted: a topic stays subscribed until as many unsubscribes as subscribes. */
@@ -102,7 +129,13 @@ export class RedisBus {
     await Promise.allSettled([this.publisher.quit(), this.subscriber.quit()]);
   }
 
+  /** Drops both connections without a word and for good: what Redis sees of an instance killed (tests). */
+  drop(): void {
+    this.publisher.disconnect();
+    this.subscriber.disconnect();
+  }
+
   private channel(topic: string): string {
-    return `${this.prefix}:${topic}`;
+    return this.key(topic);
   }
 }

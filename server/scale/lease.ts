@@ -28,6 +28,9 @@ export class Lease {
   readonly id = randomUUID();
   private owner = false;
   private timer: NodeJS.Timeout | undefined;
+  /** Ownership ends here when no renewal succeeded by the end of the lifetime of the last one (a Redis that stopped answering). */
+  private expiry: NodeJS.Timeout | undefined;
+  private ticking = false;
   private stopped = false;
 
   constructor(
@@ -43,10 +46,18 @@ export class Lease {
     void this.tick();
   }
 
+  /** Tries to take the lease now rather than at the next attempt (its owner just released it). */
+  tryNow(): void {
+    if (this.owner || this.stopped || this.ticking) return;
+    clearTimeout(this.timer);
+    void this.tick();
+  }
+
   /** Releases the lease (if held) so another instance takes over at once: the graceful handover. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.expiry);
     if (this.owner) {
       this.owner = false;
       this.options.onChange(false);
@@ -57,19 +68,27 @@ export class Lease {
   private async tick(): Promise<void> {
     const { key, ttlMs } = this.options;
     const deadline = Date.now() + ttlMs;
+    this.ticking = true;
     try {
       const held = this.owner
         ? (await this.redis.eval(RENEW, 1, key, this.id, String(ttlMs))) === 1
         : (await this.redis.set(key, this.id, 'PX', ttlMs, 'NX')) === 'OK';
       // A renewal that came back too late may no longer be ours to trust.
-      this.setOwner(held && Date.now() < deadline);
+      const owner = held && Date.now() < deadline;
+      if (owner) {
+        clearTimeout(this.expiry);
+        this.expiry = setTimeout(() => this.setOwner(false), deadline - Date.now());
+      }
+      this.setOwner(owner);
     } catch {
       this.setOwner(false);
     }
+    this.ticking = false;
     if (!this.stopped) this.timer = setTimeout(() => void this.tick(), ttlMs / 3);
   }
 
   private setOwner(owner: boolean): void {
+    if (!owner) clearTimeout(this.expiry);
     if (owner === this.owner || this.stopped) return;
     this.owner = owner;
     this.options.onChange(owner);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { makeAction, type Action } from '../../shared/index.js';
 import type { ServerMessage, ServerMessageOf } from '../../contract/index.js';
 import { Cluster, type Instance } from '../support/cluster.js';
@@ -77,7 +77,9 @@ describe('instances sharing one PostgreSQL', () => {
     a1.send({ type: 'watch', code: race.code });
     await a1.next('race');
     expect((await one.api('POST', `/api/races/${race.code}/start`, ana)).status).toBe(200);
-    const game = await a1.next('game');
+    // The timer owner deals: the game reaches Ana's socket on that instance, whichever it is.
+    await vi.waitFor(() => expect([a1, a2].some((client) => client.messages.some((message) => message.type === 'game'))).toBe(true), { timeout: 10_000, interval: 20 });
+    const game = await [a1, a2].find((client) => client.messages.some((message) => message.type === 'game'))!.next('game');
     const mirror = Mirror.of(game);
 
     let same = 0;

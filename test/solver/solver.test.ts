@@ -222,3 +222,49 @@ describe('the deal search above a floor (the clairvoyant solver’s last deals)'
     }
   });
 });
+
+describe('the clairvoyant search for a win, in capped rounds', () => {
+  const solved = (seed: string) => {
+    const dealt = Position.start('strict', dealLayout(seed, 'strict'));
+    if (!dealt.ok) throw new Error(dealt.error);
+    const solution = solveClairvoyant(dealt.value, seedDealer(seed));
+    expect(replay(dealt.value, solution.actions, solution.redeals).foundationCount()).toBe(solution.best);
+    return solution;
+  };
+
+  // Seed 251: redealing at once is a million-node loss, one card home first wins; seed 841 has no
+  // win, so the exact pass after the search for one gives its 50.
+  it('wins where the first foundation state tried is a long loss, and finds the best where there is no win', () => {
+    expect(solved('251')).toMatchObject({ best: 52, exact: true, won: true });
+    expect(solved('841')).toMatchObject({ best: 50, exact: true, won: false });
+  });
+
+  it('a cap ends a search like a spent budget, then the rest of the budget is still there', () => {
+    const budget = new Budget({ nodes: 100 });
+    const inner = budget.within(10, () => {
+      while (budget.spend());
+      return budget.nodes;
+    });
+    expect(inner).toBe(11);
+    expect(budget.exhausted).toBe(false);
+    expect(budget.within(1000, () => {
+      while (budget.spend());
+      return budget.nodes;
+    })).toBe(101);
+    expect(budget.exhausted).toBe(true);
+    expect(budget.spend()).toBe(false);
+  });
+});
+
+describe('the seed dealer', () => {
+  it('deals exactly the layouts of redealLayout, whatever the order and number of gathered cards', () => {
+    const random = seededRandom(7);
+    const dealer = seedDealer('dealer-check');
+    for (let i = 0; i < 200; i++) {
+      const deck = Array.from({ length: 52 }, (_, card) => card).filter(() => random() < 0.8);
+      const gathered = deck.sort(() => random() - 0.5);
+      const deal = 1 + (i % 3);
+      expect(dealer(deal, gathered)).toEqual(redealLayout('dealer-check', deal, gathered));
+    }
+  });
+});

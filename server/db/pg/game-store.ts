@@ -64,11 +64,13 @@ export class PgGameStore implements GameStore {
     if (!outcome.stored) throw new IndexTaken(move.gameId, move.index, outcome.conflict);
   }
 
-  async endGame({ gameId, status, finishedAt, rankKey }: GameEnd): Promise<void> {
-    await this.db
+  async endGame({ gameId, status, finishedAt, rankKey }: GameEnd): Promise<boolean> {
+    const ended = await this.db
       .update(games)
       .set({ status, finishedAt, rankKey })
-      .where(and(eq(games.id, gameId), eq(games.status, 'playing')));
+      .where(and(eq(games.id, gameId), eq(games.status, 'playing')))
+      .returning({ id: games.id });
+    return ended.length > 0;
   }
 
   storageFailure(error: unknown): string | undefined {

@@ -122,10 +122,26 @@ export class PgRaceStore implements RaceStore {
     return row?.id;
   }
 
-  async finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Promise<void> {
+  async finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Promise<boolean> {
     return await this.db.transaction(async (tx) => {
+      // The row lock this takes makes a second instance finishing the same race wait, then find it finished.
+      const finished = await tx
+        .update(races)
+        .set({ state: 'finished', finishedAt })
+        .where(and(eq(races.id, raceId), eq(races.state, 'running')))
+        .returning({ id: races.id });
+      if (finished.length === 0) return false;
       for (const { playerId, rank } of ranks) await tx.update(raceEntries).set({ rank }).where(entryOf(raceId, playerId));
-      await tx.update(races).set({ state: 'finished', finishedAt }).where(eq(races.id, raceId));
+      return true;
     });
+  }
+
+  async transition(raceId: number, from: RaceRow['state'], change: Partial<Omit<RaceRow, 'id' | 'code'>>): Promise<boolean> {
+    const changed = await this.db
+      .update(races)
+      .set(change)
+      .where(and(eq(races.id, raceId), eq(races.state, from)))
+      .returning({ id: races.id });
+    return changed.length > 0;
   }
 }

@@ -1,0 +1,154 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ServerMessage } from '../../contract/index.js';
+import type { Hub } from '../hub.js';
+import { after, type Pending, type Transport } from '../ports.js';
+import type { BusMessage, RedisBus } from './bus.js';
+import type { SharedPresence } from './presence.js';
+
+/** Whose listeners a topic reaches: a race's watchers or a player's sockets. */
+export type Topic = { readonly kind: 'race'; readonly code: string } | { readonly kind: 'player'; readonly playerId: number };
+
+/** What makes a topic's listeners whole again after messages to them were lost: the current state, as messages. */
+export type Refetch = (topic: Topic) => Pending<ServerMessage[]>;
+
+/** How often a publication that Redis refused is followed up with a "refetch" marker, until one gets through. */
+const LOST_RETRY_MS = 1000;
+
+function topicOf(name: string): Topic | undefined {
+  if (name.startsWith('race:')) return { kind: 'race', code: name.slice(5) };
+  if (name.startsWith('player:')) return { kind: 'player', playerId: Number(name.slice(7)) };
+  return undefined;
+}
+
+/**
+ * Race and player messages between instances. Every message goes through the bus, including to
+ * this instance's own listeners, so every watcher of a race, wherever they are connected, gets
+ * its messages in the one order of the bus's sequence numbers. The one exception is an ack: the
+ * acking instance writes it to its own sockets at once (the player waits on it) and marks the
+ * publication as delivered there, so the player's tabs elsewhere get it once, through the bus.
+ *
+ * An instance is subscribed to a race's or a player's topic only while it has listeners for it
+ * (the hub says when). Whenever messages may have been missed (a gap in a topic's numbers, a
+ * subscription that came back after a lost connection, a publication Redis refused, a race's
+ * subscription starting) the listeners here get the current state from `refetch` instead.
+ * Presence is the shared presence's (scale/presence.ts).
+ */
+export class RedisTransport implements Transport {
+  /** Topics with a listener here. */
+  private readonly following = new Set<string>();
+  /** The last sequence number received per followed topic. */
+  private readonly lastSeq = new Map<string, number>();
+  /** Topics whose publication failed: their listeners everywhere are told to refetch once Redis takes it. */
+  private readonly unsent = new Set<string>();
+  private retry: NodeJS.Timeout | undefined;
+  private refetch: Refetch = () => [];
+
+  constructor(
+    private readonly hub: Hub,
+    private readonly bus: RedisBus,
+    private readonly presence: SharedPresence,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    bus.onMessage((message) => this.received(message));
+    bus.onReconnect(() => {
+      for (const name of this.following) this.refetchHere(name);
+    });
+    hub.onWatched((code, watched) => this.follow(`race:${code}`, watched));
+    hub.onPresence((playerId, connected) => this.follow(`player:${playerId}`, connected));
+  }
+
+  /** How to read a topic's current state (set once the services exist). */
+  refetchWith(refetch: Refetch): void {
+    this.refetch = refetch;
+  }
+
+  toPlayer(playerId: number, message: ServerMessage): void {
+    this.publish(`player:${playerId}`, `- ${JSON.stringify(message)}`);
+  }
+
+  toPlayerNow(playerId: number, message: ServerMessage): void {
+    this.hub.toPlayerNow(playerId, message);
+    this.publish(`player:${playerId}`, `${this.presence.instanceId} ${JSON.stringify(message)}`);
+  }
+
+  toRace(code: string, message: ServerMessage): void {
+    this.publish(`race:${code}`, `- ${JSON.stringify(message)}`);
+  }
+
+  isConnected(playerId: number): boolean {
+    return this.presence.isConnected(playerId);
+  }
+
+  onPresence(listener: (playerId: number, connected: boolean) => void): void {
+    this.presence.onChange(listener);
+  }
+
+  close(): void {
+    clearTimeout(this.retry);
+  }
+
+  private publish(topic: string, payload: string): void {
+    this.bus.publish(topic, payload).catch((error: unknown) => {
+      this.log.warn({ err: error, topic }, 'cannot publish a message: its listeners will be told to refetch');
+      this.unsent.add(topic);
+      this.retry ??= setTimeout(() => this.sendLost(), LOST_RETRY_MS);
+    });
+  }
+
+  /** Tells the listeners of every topic whose publication failed, everywhere, to refetch. */
+  private sendLost(): void {
+    this.retry = undefined;
+    for (const topic of this.unsent) {
+      this.unsent.delete(topic);
+      this.publish(topic, '!');
+    }
+  }
+
+  private follow(topic: string, listening: boolean): void {
+    const failed = (error: unknown) => this.log.warn({ err: error, topic }, 'cannot change a subscription');
+    if (!listening) {
+      this.following.delete(topic);
+      this.lastSeq.delete(topic);
+      this.bus.unsubscribe(topic).catch(failed);
+      return;
+    }
+    // A race's watchers here did not hear what was published before the subscription took effect:
+    // they get its current state. A player's new socket asks for its game itself (watch, resync).
+    this.following.add(topic);
+    // The number reached as the subscription starts (asked first, so almost always before it takes
+    // effect): a first message numbered past it means some were missed in between, a gap as any other.
+    this.bus.sequence(topic).then((seq) => {
+      if (this.following.has(topic) && !this.lastSeq.has(topic)) this.lastSeq.set(topic, seq);
+    }, failed);
+    this.bus.subscribe(topic).then(() => topic.startsWith('race:') && this.refetchHere(topic), failed);
+  }
+
+  private received({ topic, seq, payload }: BusMessage): void {
+    const space = payload.indexOf(' ');
+    const head = space < 0 ? payload : payload.slice(0, space);
+    const last = this.lastSeq.get(topic);
+    this.lastSeq.set(topic, seq);
+    if (head === '!' || (last !== undefined && seq !== last + 1)) this.refetchHere(topic);
+    if (head === '!' || head === this.presence.instanceId) return;
+    const text = payload.slice(space + 1);
+    const target = topicOf(topic);
+    if (target?.kind === 'race') this.hub.toRaceText(target.code, text);
+    else if (target?.kind === 'player') this.hub.toPlayerText(target.playerId, text);
+  }
+
+  /** Sends this instance's listeners of `topic` its current state. */
+  private refetchHere(name: string): void {
+    const topic = topicOf(name);
+    if (!topic) return;
+    void Promise.resolve()
+      .then(() => after(this.refetch(topic), (messages) => this.deliverHere(topic, messages)))
+      .catch((error: unknown) => this.log.error({ err: error, topic: name }, 'cannot refetch a topic after lost messages'));
+  }
+
+  private deliverHere(topic: Topic, messages: readonly ServerMessage[]): void {
+    for (const message of messages) {
+      if (topic.kind === 'race') this.hub.toRace(topic.code, message);
+      else this.hub.toPlayer(topic.playerId, message);
+    }
+  }
+}

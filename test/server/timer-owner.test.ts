@@ -1,0 +1,244 @@
+// Timers have one owner: two instances on one PostgreSQL database and one Redis, sharing one
+// manual clock. Only the holder of the timer lease arms timers; a race started, a lobby opened
+// or a socket closed on the other instance reaches it by a notice; when the owner loses Redis
+// (a crash, as far as the others can tell) or stops, the other takes every pending timer over
+// from the store, and each fires exactly once.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OwnedClock } from '../../server/scale/owned-clock.js';
+import { api, Client, createPlayer, createRace, ManualClock, startServer, type TestServer } from './helpers.js';
+import { createTestDatabase, type TestDatabase } from './pg.js';
+import { relay } from './relay.js';
+
+const COUNTDOWN_MS = 5000;
+const LIMIT_MS = 60_000;
+const GRACE_MS = 120_000;
+const LOBBY_LIMIT_MS = 90_000;
+/** Short, so a crashed owner is replaced quickly; graceful handovers must not wait for it. */
+const SHORT_TTL_MS = 600;
+
+function redisUrl(): string {
+  const url = process.env.TEST_REDIS_URL;
+  if (!url) throw new Error('TEST_REDIS_URL is not set: the test setup (test/services.ts) starts Redis');
+  return url;
+}
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Cluster {
+  clock: ManualClock;
+  database: TestDatabase;
+  lease: string;
+  start(options?: { redisUrl?: string; ttlMs?: number }): Promise<TestServer>;
+}
+
+async function cluster(): Promise<Cluster> {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  const clock = new ManualClock();
+  const lease = `test-${randomUUID()}`;
+  return {
+    clock,
+    database,
+    lease,
+    async start({ redisUrl: url = redisUrl(), ttlMs = SHORT_TTL_MS } = {}) {
+      const server = await startServer({
+        databaseUrl: database.url,
+        redisUrl: url,
+        redisPrefix: lease,
+        timerLease: { name: lease, ttlMs },
+        clock,
+        countdownMs: COUNTDOWN_MS,
+        lifecycle: { graceMs: GRACE_MS, lobbyLimitMs: LOBBY_LIMIT_MS },
+        rateLimits: false,
+      });
+      let closed = false;
+      const close = server.app.close.bind(server.app);
+      server.app.close = (async () => {
+        if (closed) return;
+        closed = true;
+        await close();
+      }) as FastifyInstance['close'];
+      cleanups.push(() => server.app.close());
+      return server;
+    },
+  };
+}
+
+/** Timers armed on an instance (its owned clock). */
+const armed = (app: FastifyInstance): number => (app.timers.clock as OwnedClock).pending;
+
+const owner = async (app: FastifyInstance): Promise<void> => vi.waitFor(() => expect(app.timers.isOwner).toBe(true), { timeout: 10_000, interval: 20 });
+
+/**
+ * Waits for `check` to pass, running the timers due meanwhile: a timer armed from a stored
+ * time already past (a notice or a takeover that came after the clock moved) fires at once.
+ */
+const settle = async (clock: ManualClock, check: () => Promise<void> | void): Promise<void> =>
+  vi.waitFor(
+    async () => {
+      clock.advance(0);
+      await check();
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+
+const raceState = async (app: FastifyInstance, code: string): Promise<string> => (await api(app, 'GET', `/api/races/${code}`)).body.race.state;
+
+/** A lobby of two made on `app`, started there: the race in countdown. */
+async function startedRace(app: FastifyInstance, options: object = {}): Promise<{ code: string }> {
+  const racers = [await createPlayer(app, 'Ana'), await createPlayer(app, 'Bob')];
+  const { code } = await createRace(app, racers[0]!, { seats: 2, ...options });
+  await api(app, 'POST', `/api/races/${code}/join`, racers[1]);
+  expect((await api(app, 'POST', `/api/races/${code}/start`, racers[0])).body.race.state).toBe('countdown');
+  return { code };
+}
+
+describe('timers on two instances', () => {
+  it('run on the lease holder only: a race started elsewhere is dealt once, by the owner, and its time limit ends it once', async () => {
+    const { clock, start } = await cluster();
+    const a = await start();
+    await owner(a.app);
+    const b = await start();
+    const deals = [vi.spyOn(a.app.games, 'create'), vi.spyOn(b.app.games, 'create')];
+    const ends = [vi.spyOn(a.app.storage.games, 'endGame'), vi.spyOn(b.app.storage.games, 'endGame')];
+
+    const { code } = await startedRace(b.app, { timeLimitSeconds: LIMIT_MS / 1000 });
+    expect(b.app.timers.isOwner).toBe(false);
+    expect(armed(b.app)).toBe(0);
+
+    clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
+    expect(deals.map((spy) => spy.mock.calls.length)).toEqual([1, 0]);
+    expect(armed(b.app)).toBe(0);
+
+    clock.advance(LIMIT_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('finished'));
+    expect(ends.map((spy) => spy.mock.calls.length)).toEqual([2, 0]);
+    const view = (await api(b.app, 'GET', `/api/races/${code}`)).body.race;
+    expect(view.standings.map((standing: { state: string }) => standing.state)).toEqual(['timed-out', 'timed-out']);
+  });
+
+  it('reach the owner from the other instance: a lobby made there closes at its limit, a racer who left there is abandoned after the grace period', async () => {
+    const { clock, start } = await cluster();
+    const a = await start();
+    await owner(a.app);
+    const b = await start();
+    const ana = await createPlayer(b.app, 'Ana');
+    const lobby = await createRace(b.app, ana, { seats: 2 });
+    // Both racers on B's sockets, so only Bob's leaving starts a grace period.
+    const players = [await createPlayer(b.app, 'Cleo'), await createPlayer(b.app, 'Bob')];
+    const sockets = await Promise.all(players.map((player) => Client.connect(b.wsBase, player)));
+    const { code } = await createRace(b.app, players[0]!, { seats: 2 });
+    await api(b.app, 'POST', `/api/races/${code}/join`, players[1]);
+    await api(b.app, 'POST', `/api/races/${code}/start`, players[0]);
+    clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
+    // Bob closes his socket on B: B stores when he left and tells A, which arms his grace period.
+    sockets[1]!.close();
+    await vi.waitFor(async () => expect((await api(b.app, 'GET', `/api/races/${code}`)).body.race.racers[1].presence.state).toBe('reconnecting'), { interval: 20 });
+
+    clock.advance(GRACE_MS);
+    await settle(clock, async () => {
+      const view = (await api(b.app, 'GET', `/api/races/${code}`)).body.race;
+      expect(view.progress.map((progress: { name: string; status: string }) => [progress.name, progress.status])).toEqual([
+        ['Cleo', 'playing'],
+        ['Bob', 'abandoned'],
+      ]);
+    });
+    await settle(clock, async () => expect((await api(b.app, 'GET', `/api/races/${lobby.code}`)).body.race).toMatchObject({ state: 'closed', closedReason: 'expired' }));
+    expect(armed(b.app)).toBe(0);
+    sockets[0]!.close();
+  });
+
+  it('move to the other instance when the owner loses Redis: its pending countdown and time limits fire there, once', async () => {
+    const { clock, start } = await cluster();
+    const link = await relay(new URL(redisUrl()));
+    cleanups.push(() => link.close());
+    const a = await start({ redisUrl: link.url });
+    await owner(a.app);
+    const b = await start();
+    const running = await startedRace(b.app, { timeLimitSeconds: LIMIT_MS / 1000 });
+    clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, running.code)).toBe('running'));
+    const waiting = await startedRace(b.app);
+    // The countdown and both time limits.
+    await vi.waitFor(() => expect(armed(a.app)).toBeGreaterThanOrEqual(3), { interval: 10 });
+    const deals = [vi.spyOn(a.app.games, 'create'), vi.spyOn(b.app.games, 'create')];
+    const ends = [vi.spyOn(a.app.storage.games, 'endGame'), vi.spyOn(b.app.storage.games, 'endGame')];
+
+    // A's connections to Redis drop: it cannot renew, gives its timers up, and B takes them once the lease expires.
+    const cutAt = Date.now();
+    await link.cut();
+    await owner(b.app);
+    const takeoverMs = Date.now() - cutAt;
+    expect(a.app.timers.isOwner).toBe(false);
+    expect(armed(a.app)).toBe(0);
+    console.log(`takeover after the owner lost Redis: ${takeoverMs} ms (lease ${SHORT_TTL_MS} ms)`);
+
+    clock.advance(LIMIT_MS);
+    await settle(clock, async () => expect(await raceState(b.app, waiting.code)).toBe('running'));
+    await settle(clock, async () => expect(await raceState(b.app, running.code)).toBe('finished'));
+    expect(deals.map((spy) => spy.mock.calls.length)).toEqual([0, 1]);
+    expect(ends.map((spy) => spy.mock.calls.length)).toEqual([0, 2]);
+    await link.restore();
+  });
+
+  it('change the stored state once when a stale owner fires them too: one deal, one end per game, one finish, one close', async () => {
+    const { clock, start, database } = await cluster();
+    const a = await start();
+    await owner(a.app);
+    const b = await start();
+    // B's lease is gone but it has not noticed yet: it keeps arming and firing (the window a lease's expiry leaves).
+    (b.app.timers.clock as OwnedClock).owner = true;
+    const apps = [a.app, b.app];
+    const announced = apps.map((app) => vi.spyOn(app.races, 'announce'));
+    const ends = apps.map((app) => vi.spyOn(app.storage.games, 'endGame'));
+    const finishes = apps.map((app) => vi.spyOn(app.storage.races, 'finish'));
+    const ana = await createPlayer(b.app, 'Ana');
+    const lobby = await createRace(b.app, ana, { seats: 2 });
+    const { code } = await startedRace(b.app, { timeLimitSeconds: LIMIT_MS / 1000 });
+    await vi.waitFor(() => expect(armed(a.app)).toBeGreaterThanOrEqual(armed(b.app)), { interval: 10 });
+
+    clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
+    const sql = new pg.Client({ connectionString: database.url });
+    await sql.connect();
+    cleanups.push(() => sql.end());
+    const { rows } = await sql.query<{ id: number }>('select g.id from games g join races r on r.id = g.race_id where r.code = $1', [code]);
+    expect(rows).toHaveLength(2);
+    // Both arm both deadlines.
+    for (const app of apps) for (const { id } of rows) await app.games.rearm(id);
+
+    clock.advance(LOBBY_LIMIT_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('finished'));
+    await settle(clock, async () => expect(await raceState(b.app, lobby.code)).toBe('closed'));
+    const outcomes = async (spies: { mock: { results: { value: unknown }[] } }[]) =>
+      (await Promise.all(spies.flatMap((spy) => spy.mock.results.map((result) => result.value)))).filter((value) => value === true).length;
+    expect(await outcomes(ends)).toBe(2);
+    expect(await outcomes(finishes)).toBe(1);
+    const closes = announced.flatMap((spy) => spy.mock.calls).filter(([announcedCode, event]) => announcedCode === lobby.code && event.kind === 'closed');
+    expect(closes).toHaveLength(1);
+  });
+
+  it('hand over at once when the owner stops: the other instance does not wait for the lease to expire', async () => {
+    const { clock, start } = await cluster();
+    // A lease that outlives the test's waits: only the release explains a takeover.
+    const a = await start({ ttlMs: 60_000 });
+    await owner(a.app);
+    const b = await start({ ttlMs: 60_000 });
+    const { code } = await startedRace(b.app);
+    const deals = vi.spyOn(b.app.games, 'create');
+
+    await a.app.close();
+    await vi.waitFor(() => expect(b.app.timers.isOwner).toBe(true), { timeout: 5000, interval: 10 });
+    clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
+    expect(deals).toHaveBeenCalledTimes(1);
+  });
+});
