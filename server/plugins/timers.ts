@@ -34,9 +34,9 @@ const RELEASED = 'released';
 
 /**
  * Who runs the timers (ownership.ts). Without Redis this instance, always. With Redis, the
- * holder of the `lucie:lease:timers` lease: on taking it, every service arms its timers from the
- * store; on losing it, they are all cancelled; at shutdown it is released and the others told,
- * so one of them takes over at once.
+ * holder of the `PREFIX:lease:timers` lease (REDIS_PREFIX: deployments sharing a Redis have one
+ * each): on taking it, every service arms its timers from the store; on losing it, they are all
+ * cancelled; at shutdown it is released and the others told, so one of them takes over at once.
  */
 export default fp<{ redisUrl?: string; lease: TimerLease }>(
   async (app, { redisUrl, lease: { name, ttlMs } }) => {
@@ -62,7 +62,7 @@ export default fp<{ redisUrl?: string; lease: TimerLease }>(
     redis.on('error', () => {});
     let taking: Promise<void> = Promise.resolve();
     const lease = new Lease(redis, {
-      key: `lucie:lease:${name}`,
+      key: bus.key(`lease:${name}`),
       ttlMs,
       onChange(owner) {
         clock.owner = owner;

@@ -1,6 +1,8 @@
 // Several real server processes on one PostgreSQL database and one Redis (test/support/cluster.ts):
 // what no single process can show. Two instances given moves of one game at the same moment store
-// each index once, whichever wins.
+// each index once, whichever wins. Three instances run a race whose racers are on different
+// instances; one is killed with SIGKILL mid-race: its racers carry on elsewhere, nothing
+// acknowledged is lost, and the race's timers (its deal, its time limit) act exactly once.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +12,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { makeAction, type Action } from '../../shared/index.js';
 import type { ServerMessage, ServerMessageOf } from '../../contract/index.js';
 import { Cluster, type Instance } from '../support/cluster.js';
-import { Client, Mirror } from './helpers.js';
+import { Client, Mirror, play, playToEnd, type TestPlayer } from './helpers.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
 
 /** A strict deal: long enough for every round below whichever of two moves wins. */
@@ -127,5 +129,134 @@ describe('instances sharing one PostgreSQL', () => {
       expect((await client.next('resynced')).acks.map((ack) => ack.action)).toEqual(mirror.actions);
     }
     for (const client of [a1, a2]) client.close();
+  });
+});
+
+/** A race's states as a watcher saw them change, each once. */
+function statesSeen(client: Client): string[] {
+  const states: string[] = [];
+  for (const { race } of client.all('race')) if (states[states.length - 1] !== race.state) states.push(race.state);
+  return states;
+}
+
+/** The index of the one instance that logged taking the timer lease (waits up to 10 s for it). */
+async function timerOwner(instances: Instance[]): Promise<number> {
+  const owners = () => instances.flatMap((instance, i) => (instance.output().includes('timer lease acquired') ? [i] : []));
+  await vi.waitFor(() => expect(owners()).toHaveLength(1), { timeout: 10_000, interval: 50 });
+  return owners()[0]!;
+}
+
+/** The racers whose progress this watcher has seen reach `moves` moves, in any order. */
+function seenAt(client: Client, moves: number): number[] {
+  return client.all('progress').flatMap(({ progress }) => (progress.moves === moves ? [progress.playerId] : []));
+}
+
+/** Plays `count` moves of the policy's choice. */
+async function playSome(client: Client, mirror: Mirror, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await play(client, mirror, mirror.choose()!);
+}
+
+describe('three instances, one killed mid-race', () => {
+  it('keeps the race going for everyone: racers on different instances see each other live, the killed instance\'s racer carries on elsewhere, nothing acknowledged is lost, the deal and the time limit act once', async () => {
+    // The race ends by its time limit (the hard cap here): long enough for everything below on a busy machine.
+    const capSeconds = 15;
+    // A short lease, so the survivors take the timers over within a second or so of the kill.
+    const { cluster: three, instances, sql } = await cluster(3, {
+      COUNTDOWN_MS: '1000',
+      HARD_CAP_SECONDS: String(capSeconds),
+      GRACE_SECONDS: '120',
+      TIMER_LEASE_MS: '1000',
+    });
+    const owner = await timerOwner(instances);
+    const names = ['Ana', 'Bob', 'Cy'];
+    const racers: TestPlayer[] = await Promise.all(instances.map((instance, i) => instance.newPlayer(names[i]!)));
+    const [ana, bob, cy] = racers as [TestPlayer, TestPlayer, TestPlayer];
+    const { race } = (await instances[0]!.api('POST', '/api/races', ana, { seats: 3 })).body;
+    await sql.query('update races set seed = $1 where code = $2', [SEED, race.code]);
+    for (const [i, racer] of [bob, cy].entries()) expect((await instances[i + 1]!.api('POST', `/api/races/${race.code}/join`, racer)).status).toBe(200);
+
+    // Each racer on their own instance, and a spectator on every instance; all watch the race.
+    const sockets = await Promise.all(racers.map((racer, i) => Client.connect(instances[i]!.wsBase, racer)));
+    const spectators = await Promise.all(instances.map((instance) => Client.connect(instance.wsBase)));
+    for (const client of [...sockets, ...spectators]) {
+      client.send({ type: 'watch', code: race.code });
+      await client.next('race');
+    }
+    expect((await instances[1]!.api('POST', `/api/races/${race.code}/start`, ana)).body.race.state).toBe('countdown');
+    const games = await Promise.all(sockets.map((socket) => socket.next('game', (game) => game.raceCode === race.code)));
+    const mirrors = games.map((game) => Mirror.of(game));
+    expect(new Set(games.map((game) => JSON.stringify(game.deals))).size).toBe(1);
+
+    // Everyone moves; each sees the others' progress, wherever they are connected.
+    for (const [i, socket] of sockets.entries()) await playSome(socket, mirrors[i]!, 5);
+    for (const [i, socket] of [...sockets, ...spectators].entries()) {
+      const others = racers.filter((_, j) => j !== i).map((racer) => racer.id);
+      await vi.waitFor(() => expect(seenAt(socket, 5)).toEqual(expect.arrayContaining(others)), { timeout: 10_000, interval: 20 });
+    }
+
+    // The timer owner dies without a word, with the time limit armed there alone.
+    const victim = owner;
+    const survivors = [0, 1, 2].filter((i) => i !== victim);
+    expect((await instances[victim]!.kill('SIGKILL')).signal).toBe('SIGKILL');
+    await sockets[victim]!.whenClosed();
+    // Its racer reconnects to another instance and carries on from where their acks left them.
+    const elsewhere = instances[survivors[0]!]!;
+    const back = await Client.connect(elsewhere.wsBase, racers[victim]!);
+    sockets[victim] = back;
+    back.send({ type: 'resync', gameId: mirrors[victim]!.gameId, lastIndex: mirrors[victim]!.index - 1 });
+    expect(await back.next('resynced')).toMatchObject({ acks: [], status: { state: 'playing', nextIndex: mirrors[victim]!.index } });
+    back.send({ type: 'watch', code: race.code });
+    expect((await back.next('race')).race.state).toBe('running');
+    await playSome(back, mirrors[victim]!, 5);
+    for (const i of survivors) {
+      for (const socket of [sockets[i]!, spectators[i]!]) {
+        await socket.next('progress', ({ progress }) => progress.playerId === racers[victim]!.id && progress.moves === 10, 10_000);
+      }
+    }
+    // One survivor takes the timers over.
+    expect(await timerOwner(survivors.map((i) => instances[i]!))).toBeGreaterThanOrEqual(0);
+
+    // Ana plays her game to the end and wins; Bob and Cy stop and run out of time.
+    await playToEnd(sockets[0]!, mirrors[0]!);
+    expect((await sockets[0]!.next('game-over', (over) => over.gameId === mirrors[0]!.gameId)).status.state).toBe('won');
+    for (const [i, socket] of sockets.entries()) {
+      if (i === 0) continue;
+      const over = await socket.next('game-over', (message) => message.gameId === mirrors[i]!.gameId, (capSeconds + 10) * 1000);
+      expect(over.status.state).toBe('timed-out');
+    }
+    const finished = (await spectators[survivors[0]!]!.next('race', (message) => message.race.state === 'finished', 10_000)).race;
+
+    // Standings: the win first, then the two timed out by cards home.
+    const cards = (i: number) => mirrors[i]!.position.foundationCount();
+    const [second, third] = [1, 2].sort((a, b) => cards(b) - cards(a));
+    expect(finished.standings!.map((standing) => [standing.name, standing.state])).toEqual([
+      ['Ana', 'won'],
+      [names[second!], 'timed-out'],
+      [names[third!], 'timed-out'],
+    ]);
+    expect(finished.standings!.map((standing) => standing.rank)).toEqual([1, 2, cards(second!) === cards(third!) ? 2 : 3]);
+    for (const instance of survivors.map((i) => instances[i]!)) {
+      expect((await instance.api('GET', `/api/races/${race.code}`)).body.race).toMatchObject({ state: 'finished', standings: finished.standings });
+    }
+
+    // Every acknowledged move is stored; the timed-out games ended at their deadline.
+    for (const mirror of mirrors) {
+      const rows = await sql.query('select action from game_actions where game_id = $1 order by action_index', [mirror.gameId]);
+      expect(rows.rows.map((row) => row.action)).toEqual(mirror.actions);
+    }
+    const ends = await sql.query('select status, finished_at, deadline from games where race_id = (select id from races where code = $1) order by id', [race.code]);
+    expect(ends.rows).toHaveLength(3);
+    for (const row of ends.rows.filter((row) => row.status === 'timed-out')) expect(Number(row.finished_at)).toBe(Number(row.deadline));
+
+    // The timers acted once: one deal (one game each, one snapshot before any move), one end per
+    // game (one game-over on each racer's last socket), one run of states for a watcher who
+    // stayed; no instance logged an error (a second deal or end would collide in the store).
+    for (const [i, socket] of sockets.entries()) {
+      expect(socket.all('game-over').filter((over) => over.gameId === mirrors[i]!.gameId)).toHaveLength(1);
+    }
+    for (const socket of survivors.map((i) => sockets[i]!)) expect(socket.all('game').filter((game) => game.raceCode === race.code && game.actions.length === 0)).toHaveLength(1);
+    for (const spectator of survivors.map((i) => spectators[i]!)) expect(statesSeen(spectator)).toEqual(['lobby', 'countdown', 'running', 'finished']);
+    expect(three.errors()).toEqual([]);
+    for (const client of [...sockets, ...spectators]) client.close();
   });
 });
