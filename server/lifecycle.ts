@@ -93,6 +93,20 @@ export class RaceLifecycle {
     }
   }
 
+  /**
+   * On the timer owner, each rescan round: lobby limits, and the grace periods of racers stored as
+   * gone, armed where this instance has none. Nothing is written and no grace period starts: a
+   * racer stored as connected may only be one whose leaving has not reached this instance yet.
+   */
+  async rescan(): Promise<void> {
+    for (const race of await this.store.inState('lobby')) {
+      if (!this.lobbyTimers.has(race.id)) this.armLobbyLimit(race);
+    }
+    for (const { raceId, playerId, goneSince } of await this.store.goneEntries()) {
+      if (!this.graceTimers.has(key(raceId, playerId)) && !this.transport.isConnected(playerId)) this.armGrace(raceId, playerId, goneSince);
+    }
+  }
+
   close(): void {
     for (const cancel of [...this.graceTimers.values(), ...this.lobbyTimers.values()]) cancel();
     this.graceTimers.clear();
@@ -167,20 +181,19 @@ export class RaceLifecycle {
   private armGrace(raceId: number, playerId: number, since: number, delayMs = since + this.rules.graceMs - this.clock.now()): void {
     const id = key(raceId, playerId);
     this.graceTimers.get(id)?.();
-    this.graceTimers.set(
-      id,
-      this.owner.clock.setTimer(delayMs, () => {
-        this.graceTimers.delete(id);
-        recovering(
-          () => this.graceOver(raceId, playerId, since),
-          (error) => {
-            const code = this.games.storageFailure(error);
-            this.log.error({ err: error, code, raceId, playerId }, code ? 'cannot store the end of a grace period: retrying' : 'cannot end a grace period');
-            if (code !== undefined) this.armGrace(raceId, playerId, since, STORAGE_RETRY_MS);
-          },
-        );
-      }),
-    );
+    const timer = this.owner.clock.setTimer(delayMs, () => {
+      const over = recovering(
+        () => this.graceOver(raceId, playerId, since),
+        (error) => {
+          const code = this.games.storageFailure(error);
+          this.log.error({ err: error, code, raceId, playerId }, code ? 'cannot store the end of a grace period: retrying' : 'cannot end a grace period');
+          if (code !== undefined) this.armGrace(raceId, playerId, since, STORAGE_RETRY_MS);
+        },
+      );
+      // Held while it acts: a rescan meanwhile, reading the racer still gone, leaves it alone.
+      void after(over, () => this.release(this.graceTimers, id, timer));
+    });
+    this.graceTimers.set(id, timer);
   }
 
   /** A grace period that began at `since` ran out: unless the racer came back, their seat or their game ends. */
@@ -189,8 +202,12 @@ export class RaceLifecycle {
     const race = await this.store.byId(raceId);
     const entry = await this.store.entry(raceId, playerId);
     if (!race || !entry) return;
-    // Shared by instances, the stored time decides: none means they came back, wherever that was.
-    if (this.owner.shared && entry.goneSince === null) return;
+    // Shared by instances, the stored time decides: none means they came back, wherever that was;
+    // a later one, that they left again since.
+    if (this.owner.shared) {
+      if (entry.goneSince === null) return;
+      if (entry.goneSince > since) return this.armGrace(raceId, playerId, entry.goneSince);
+    }
     const goneSince = entry.goneSince ?? since;
     if (race.state === 'lobby') return this.unseat(race, await this.playerOf(playerId), 'unseated');
     if (race.state === 'countdown') {
@@ -209,20 +226,24 @@ export class RaceLifecycle {
 
   private armLobbyLimit(race: RaceRow, delayMs = (race.lobbyClosesAt ?? race.createdAt + this.rules.lobbyLimitMs) - this.clock.now()): void {
     this.lobbyTimers.get(race.id)?.();
-    this.lobbyTimers.set(
-      race.id,
-      this.owner.clock.setTimer(delayMs, () => {
-        this.lobbyTimers.delete(race.id);
-        recovering(
-          () => after(this.store.byId(race.id), (now) => (now?.state === 'lobby' ? this.closeLobby(now, 'expired', null) : undefined)),
-          (error) => {
-            const code = this.games.storageFailure(error);
-            this.log.error({ err: error, code, raceId: race.id }, code ? 'cannot store the close of an expired lobby: retrying' : 'cannot close an expired lobby');
-            if (code !== undefined) this.armLobbyLimit(race, STORAGE_RETRY_MS);
-          },
-        );
-      }),
-    );
+    const timer = this.owner.clock.setTimer(delayMs, () => {
+      const closed = recovering(
+        () => after(this.store.byId(race.id), (now) => (now?.state === 'lobby' ? this.closeLobby(now, 'expired', null) : undefined)),
+        (error) => {
+          const code = this.games.storageFailure(error);
+          this.log.error({ err: error, code, raceId: race.id }, code ? 'cannot store the close of an expired lobby: retrying' : 'cannot close an expired lobby');
+          if (code !== undefined) this.armLobbyLimit(race, STORAGE_RETRY_MS);
+        },
+      );
+      // Held while it acts, as a grace period.
+      void after(closed, () => this.release(this.lobbyTimers, race.id, timer));
+    });
+    this.lobbyTimers.set(race.id, timer);
+  }
+
+  /** Forgets a timer that has done its work, unless it was armed again meanwhile. */
+  private release<K>(timers: Map<K, () => void>, id: K, timer: () => void): void {
+    if (timers.get(id) === timer) timers.delete(id);
   }
 
   /** Frees a lobby seat; a creator's lobby passes to the next racer in seat order, an empty one closes. */

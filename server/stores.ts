@@ -66,6 +66,8 @@ export interface RaceStore {
   unseat(raceId: number, playerId: number, wasCreator: boolean): Pending<PlayerView | null | undefined>;
   /** Entries of every lobby, countdown and running race. */
   liveEntries(): Pending<{ raceId: number; playerId: number; goneSince: number | null }[]>;
+  /** Entries of every lobby, countdown and running race whose racer is stored as gone (a grace period running). */
+  goneEntries(): Pending<{ raceId: number; playerId: number; goneSince: number }[]>;
   /** The lobbies, countdowns and running races `playerId` is seated in. */
   liveRacesOf(playerId: number): Pending<RaceRow[]>;
   /** The races `playerId` was seated in that finished at `since` or later. */
@@ -76,6 +78,11 @@ export interface RaceStore {
   finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Pending<boolean>;
   /** Changes a race only if it is still in state `from` (not started, closed or dealt elsewhere meanwhile); whether it did. */
   transition(raceId: number, from: RaceRow['state'], change: Partial<Omit<RaceRow, 'id' | 'code'>>): Pending<boolean>;
+}
+
+/** The stored deadlines of playing games (time limits, hard caps, a daily's end of day), which the timer owner's rescan arms. */
+export interface DeadlineStore {
+  playing(): Pending<{ id: number; deadline: number }[]>;
 }
 
 export type SeriesRow = typeof series.$inferSelect;
@@ -186,6 +193,7 @@ export interface Storage {
   readonly games: GameStore;
   readonly players: PlayerStore;
   readonly races: RaceStore;
+  readonly deadlines: DeadlineStore;
   readonly series: SeriesStore;
   readonly replays: ReplayStore;
   readonly daily: DailyStore;

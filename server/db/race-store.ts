@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
 import type { PlayerView } from '../../contract/index.js';
 import type { GameRow, NewRace, RaceEntryRow, RacerRow, RaceRow, RaceStore } from '../stores.js';
 import { transaction, type Db, type Transaction } from './index.js';
@@ -92,6 +92,15 @@ export class SqliteRaceStore implements RaceStore {
       .innerJoin(races, eq(races.id, raceEntries.raceId))
       .where(inArray(races.state, [...LIVE_STATES]))
       .all();
+  }
+
+  goneEntries(): { raceId: number; playerId: number; goneSince: number }[] {
+    return this.db
+      .select({ raceId: raceEntries.raceId, playerId: raceEntries.playerId, goneSince: raceEntries.goneSince })
+      .from(raceEntries)
+      .innerJoin(races, eq(races.id, raceEntries.raceId))
+      .where(and(inArray(races.state, [...LIVE_STATES]), isNotNull(raceEntries.goneSince)))
+      .all() as { raceId: number; playerId: number; goneSince: number }[];
   }
 
   liveRacesOf(playerId: number): RaceRow[] {

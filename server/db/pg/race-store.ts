@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
 import type { PlayerView } from '../../../contract/index.js';
 import type { GameRow, NewRace, RaceEntryRow, RacerRow, RaceRow, RaceStore } from '../../stores.js';
 import type { PgDb } from './index.js';
@@ -90,6 +90,15 @@ export class PgRaceStore implements RaceStore {
       .from(raceEntries)
       .innerJoin(races, eq(races.id, raceEntries.raceId))
       .where(inArray(races.state, [...LIVE_STATES]));
+  }
+
+  async goneEntries(): Promise<{ raceId: number; playerId: number; goneSince: number }[]> {
+    const rows = await this.db
+      .select({ raceId: raceEntries.raceId, playerId: raceEntries.playerId, goneSince: raceEntries.goneSince })
+      .from(raceEntries)
+      .innerJoin(races, eq(races.id, raceEntries.raceId))
+      .where(and(inArray(races.state, [...LIVE_STATES]), isNotNull(raceEntries.goneSince)));
+    return rows as { raceId: number; playerId: number; goneSince: number }[];
   }
 
   async liveRacesOf(playerId: number): Promise<RaceRow[]> {
