@@ -403,9 +403,12 @@ export class GameService {
     );
   }
 
-  /** Finishes a game whose player left it (lifecycle.ts): ranked as a resignation at `at`, when they left, with the cards home then. */
-  abandon(game: LiveGame, at: number): Pending<void> {
-    return this.inTurn(game.id, () => (this.closing || game.state !== 'playing' ? undefined : this.end(game, 'abandoned', at)));
+  /**
+   * Finishes a game whose player left it (lifecycle.ts): ranked as a resignation at `at`, when they
+   * left, with the cards home then. Whether this call ended it (not another instance first).
+   */
+  abandon(game: LiveGame, at: number): Pending<boolean> {
+    return this.inTurn(game.id, () => (this.closing || game.state !== 'playing' ? false : after(this.end(game, 'abandoned', at), () => game.state === 'abandoned')));
   }
 
   /**

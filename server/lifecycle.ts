@@ -134,7 +134,7 @@ export class RaceLifecycle {
   async leave(player: PlayerView, race: RaceRow): Promise<void> {
     this.mustBeLobby(race, 'leave');
     await this.mustBeSeated(race, player.id, 'you are not seated in race ' + race.code);
-    await this.unseat(race, player, 'left');
+    if (!(await this.unseat(race, player, 'left'))) await this.stillLobby(race, 'leave');
   }
 
   /** The creator removes a racer from the lobby. */
@@ -143,7 +143,7 @@ export class RaceLifecycle {
     this.mustBeLobby(race, 'remove racers from');
     if (playerId === creator.id) throw new Refusal('cannot-kick-self', 'you cannot remove yourself: leave the race instead', { field: 'playerId' });
     await this.mustBeSeated(race, playerId, `player ${playerId} has no seat in race ${race.code}`, 'playerId');
-    await this.unseat(race, await this.playerOf(playerId), 'kicked');
+    if (!(await this.unseat(race, await this.playerOf(playerId), 'kicked'))) await this.stillLobby(race, 'remove racers from');
   }
 
   /** The creator cancels the lobby: nobody can join or start it any more. */
@@ -209,7 +209,10 @@ export class RaceLifecycle {
       if (entry.goneSince > since) return this.armGrace(raceId, playerId, entry.goneSince);
     }
     const goneSince = entry.goneSince ?? since;
-    if (race.state === 'lobby') return this.unseat(race, await this.playerOf(playerId), 'unseated');
+    if (race.state === 'lobby') {
+      await this.unseat(race, await this.playerOf(playerId), 'unseated');
+      return;
+    }
     if (race.state === 'countdown') {
       // Dealt in a moment: judge them once their game exists.
       this.armGrace(raceId, playerId, Math.max(goneSince, race.startsAt! + 1 - this.rules.graceMs));
@@ -220,8 +223,8 @@ export class RaceLifecycle {
     if (gameId === undefined) return;
     const game = await this.games.current(gameId);
     if (!game || game.state !== 'playing') return;
-    this.announcer.announce(race.code, { kind: 'abandoned', player: await this.playerOf(playerId), at: this.clock.now() });
-    await this.games.abandon(game, goneSince);
+    // Told only by the write that ended the game: an owner whose lease ran out may be ending it too.
+    if (await this.games.abandon(game, goneSince)) this.announcer.announce(race.code, { kind: 'abandoned', player: await this.playerOf(playerId), at: this.clock.now() });
   }
 
   private armLobbyLimit(race: RaceRow, delayMs = (race.lobbyClosesAt ?? race.createdAt + this.rules.lobbyLimitMs) - this.clock.now()): void {
@@ -246,17 +249,32 @@ export class RaceLifecycle {
     if (timers.get(id) === timer) timers.delete(id);
   }
 
-  /** Frees a lobby seat; a creator's lobby passes to the next racer in seat order, an empty one closes. */
-  private async unseat(race: RaceRow, player: PlayerView, kind: 'left' | 'kicked' | 'unseated'): Promise<void> {
+  /**
+   * Frees a lobby seat; a creator's lobby passes to the next racer in seat order, an empty one
+   * closes. Whether it did: a seat freed, or a lobby started, meanwhile (another request, another
+   * instance, a stale timer owner) is left as it is, and told by whoever changed it.
+   */
+  private async unseat(race: RaceRow, player: PlayerView, kind: 'left' | 'kicked' | 'unseated'): Promise<boolean> {
     const now = this.clock.now();
-    const next = await this.store.unseat(race.id, player.id, race.creatorId === player.id);
+    const freed = await this.store.unseat(race.id, player.id);
     this.graceTimers.get(key(race.id, player.id))?.();
     this.graceTimers.delete(key(race.id, player.id));
+    if (!freed) return false;
     // The one removed is told too: they may still be watching.
     this.announcer.announce(race.code, { kind, player, at: now });
-    if (next === null) return this.closeLobby(race, 'empty', null);
-    if (next) this.announcer.announce(race.code, { kind: 'creator-changed', player: next, at: now });
+    if (freed.heir === null) {
+      await this.closeLobby(race, 'empty', null);
+      return true;
+    }
+    if (freed.heir) this.announcer.announce(race.code, { kind: 'creator-changed', player: freed.heir, at: now });
     await this.announcer.broadcastView(race.code);
+    return true;
+  }
+
+  /** After a seat that could not be freed: refused if the race started or closed meanwhile (else the seat was freed already). */
+  private async stillLobby(race: RaceRow, what: string): Promise<void> {
+    const now = await this.store.byId(race.id);
+    if (now) this.mustBeLobby(now, what);
   }
 
   private async closeLobby(race: RaceRow, reason: ClosedReason, by: PlayerView | null): Promise<void> {

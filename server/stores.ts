@@ -46,6 +46,11 @@ export interface RacerRow {
   readonly rematch: RaceEntryRow['rematch'];
 }
 
+/** A lobby seat freed: who the lobby passed to when it was the creator's (null: nobody is left). */
+export interface FreedSeat {
+  readonly heir?: PlayerView | null;
+}
+
 export interface RaceStore {
   byCode(code: string): Pending<RaceRow | undefined>;
   byId(id: number): Pending<RaceRow | undefined>;
@@ -62,8 +67,12 @@ export interface RaceStore {
   /** Seats a player after the last seat taken; a seat taken by another instance at the same moment fails as a duplicate. */
   seat(raceId: number, playerId: number, seat: number, joinedAt: number): Pending<void>;
   updateEntry(raceId: number, playerId: number, change: Partial<Pick<RaceEntryRow, 'goneSince' | 'rematch'>>): Pending<void>;
-  /** Frees a seat; when it was the creator's, the lobby passes to the next racer in seat order (returned), or to nobody (null). */
-  unseat(raceId: number, playerId: number, wasCreator: boolean): Pending<PlayerView | null | undefined>;
+  /**
+   * Frees a seat, only if the race is still a lobby and the player still seated in it (undefined
+   * otherwise: nothing changed). When it was the creator's, the lobby passes to the next racer in
+   * seat order (`heir`), or to nobody (null).
+   */
+  unseat(raceId: number, playerId: number): Pending<FreedSeat | undefined>;
   /** Entries of every lobby, countdown and running race. */
   liveEntries(): Pending<{ raceId: number; playerId: number; goneSince: number | null }[]>;
   /** Entries of every lobby, countdown and running race whose racer is stored as gone (a grace period running). */

@@ -37,7 +37,7 @@ interface Cluster {
   clock: ManualClock;
   database: TestDatabase;
   lease: string;
-  start(options?: { redisUrl?: string; ttlMs?: number }): Promise<TestServer>;
+  start(options?: { redisUrl?: string; ttlMs?: number; lobbyLimitMs?: number }): Promise<TestServer>;
 }
 
 async function cluster(): Promise<Cluster> {
@@ -49,7 +49,7 @@ async function cluster(): Promise<Cluster> {
     clock,
     database,
     lease,
-    async start({ redisUrl: url = redisUrl(), ttlMs = SHORT_TTL_MS } = {}) {
+    async start({ redisUrl: url = redisUrl(), ttlMs = SHORT_TTL_MS, lobbyLimitMs = LOBBY_LIMIT_MS } = {}) {
       const server = await startServer({
         databaseUrl: database.url,
         redisUrl: url,
@@ -57,7 +57,7 @@ async function cluster(): Promise<Cluster> {
         timerLease: { name: lease, ttlMs, rescanMs: RESCAN_MS },
         clock,
         countdownMs: COUNTDOWN_MS,
-        lifecycle: { graceMs: GRACE_MS, lobbyLimitMs: LOBBY_LIMIT_MS },
+        lifecycle: { graceMs: GRACE_MS, lobbyLimitMs },
         rateLimits: false,
       });
       let closed = false;
@@ -290,6 +290,51 @@ describe('timers on two instances', () => {
     expect(await outcomes(finishes)).toBe(1);
     const closes = announced.flatMap((spy) => spy.mock.calls).filter(([announcedCode, event]) => announcedCode === lobby.code && event.kind === 'closed');
     expect(closes).toHaveLength(1);
+  });
+
+  it('free a seat and abandon a game once when a stale owner acts too, and a seat left twice at once is freed once', async () => {
+    const { clock, start } = await cluster();
+    // Lobbies outlive Bob's grace period.
+    const a = await start({ lobbyLimitMs: 2 * GRACE_MS });
+    await owner(a.app);
+    const b = await start({ lobbyLimitMs: 2 * GRACE_MS });
+    (b.app.timers.clock as OwnedClock).owner = true;
+    const apps = [a.app, b.app];
+    const announced = apps.map((app) => vi.spyOn(app.races, 'announce'));
+    const unseats = apps.map((app) => vi.spyOn(app.storage.races, 'unseat'));
+    const ends = apps.map((app) => vi.spyOn(app.storage.games, 'endGame'));
+    // A lobby whose creator stays and whose Bob has no socket (his grace period runs on both), and Fay, who will leave.
+    const [ana, bob, fay, cleo, dan] = await Promise.all(['Ana', 'Bob', 'Fay', 'Cleo', 'Dan'].map((name) => createPlayer(b.app, name)));
+    const sockets = await Promise.all([ana!, cleo!, dan!].map((player) => Client.connect(b.wsBase, player)));
+    const lobby = await createRace(b.app, ana!, { seats: 3 });
+    for (const player of [bob!, fay!]) await api(b.app, 'POST', `/api/races/${lobby.code}/join`, player);
+    // A race whose Dan leaves once it runs: both instances hear of it and arm his grace period.
+    const { code } = await createRace(b.app, cleo!, { seats: 2 });
+    await api(b.app, 'POST', `/api/races/${code}/join`, dan);
+    await api(b.app, 'POST', `/api/races/${code}/start`, cleo);
+    clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
+    sockets[2]!.close();
+    await vi.waitFor(async () => expect((await api(a.app, 'GET', `/api/races/${code}`)).body.race.racers[1].presence.state).toBe('reconnecting'), { interval: 20 });
+
+    const left = await Promise.all(apps.map((app) => api(app, 'POST', `/api/races/${lobby.code}/leave`, fay)));
+    expect(left.map((answer) => answer.status)).toEqual([200, 200]);
+    clock.advance(GRACE_MS);
+    await settle(clock, async () => {
+      const view = (await api(b.app, 'GET', `/api/races/${lobby.code}`)).body.race;
+      expect(view.racers.map((racer: { name: string }) => racer.name)).toEqual(['Ana']);
+    });
+    await settle(clock, async () => expect((await api(b.app, 'GET', `/api/races/${code}`)).body.race.progress[1].status).toBe('abandoned'));
+    const outcomes = async (spies: { mock: { results: { value: unknown }[] } }[]) =>
+      (await Promise.all(spies.flatMap((spy) => spy.mock.results.map((result) => result.value)))).filter((value) => value !== undefined && value !== false).length;
+    expect(await outcomes(unseats)).toBe(2);
+    expect(unseats.flatMap((spy) => spy.mock.calls).length).toBeGreaterThan(2);
+    expect(await outcomes(ends)).toBe(1);
+    // Told after the stored end (which the view shows first); a second one would come with it.
+    const events = () => announced.flatMap((spy) => spy.mock.calls).map(([, event]) => `${event.kind} ${event.player?.name}`).sort();
+    await vi.waitFor(() => expect(events()).toContain('abandoned Dan'), { interval: 10 });
+    expect(events()).toEqual(['abandoned Dan', 'left Fay', 'unseated Bob']);
+    for (const socket of sockets) socket.close();
   });
 
   it('hand over at once when the owner stops: the other instance does not wait for the lease to expire', async () => {
