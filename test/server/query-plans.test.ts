@@ -7,11 +7,16 @@ import type Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Leaderboard } from '../../server/daily.js';
 import { closeDatabase, openDatabase, type Db } from '../../server/db/index.js';
+import { SqliteDeadlineStore } from '../../server/db/deadline-store.js';
 import { SqlitePlayerStore } from '../../server/db/player-store.js';
+import { SqliteRaceStore } from '../../server/db/race-store.js';
+import { PgDeadlineStore } from '../../server/db/pg/deadline-store.js';
+import { PgRaceStore } from '../../server/db/pg/race-store.js';
 import { PgDailyStore } from '../../server/db/pg/daily-store.js';
 import { openPgDatabase } from '../../server/db/pg/index.js';
 import * as pgSchema from '../../server/db/pg/schema.js';
 import { rankKey } from '../../server/standings.js';
+import type { DeadlineStore, RaceStore } from '../../server/stores.js';
 import { createTestDatabase, pgPlansOf, type TestDatabase } from './pg.js';
 
 let db: Db | undefined;
@@ -20,8 +25,11 @@ afterEach(() => {
   db = undefined;
 });
 
-/** Every statement `run` prepares on the connection, with SQLite's plan for it. */
-function plansOf(sqlite: Database.Database, run: () => void): { sql: string; plan: string[] }[] {
+/**
+ * Every statement `run` prepares on the connection, with SQLite's plan for it when `bound` fills
+ * each placeholder (SQLite picks a partial index only for a value the index covers).
+ */
+function plansOf(sqlite: Database.Database, run: () => void, bound: unknown = 0): { sql: string; plan: string[] }[] {
   const prepared: string[] = [];
   const prepare = sqlite.prepare.bind(sqlite);
   sqlite.prepare = ((source: string) => {
@@ -35,12 +43,12 @@ function plansOf(sqlite: Database.Database, run: () => void): { sql: string; pla
   }
   return prepared.map((sql) => ({
     sql,
-    plan: (sqlite.prepare(`explain query plan ${sql}`).all(...placeholders(sql)) as { detail: string }[]).map((row) => row.detail),
+    plan: (sqlite.prepare(`explain query plan ${sql}`).all(...placeholders(sql, bound)) as { detail: string }[]).map((row) => row.detail),
   }));
 }
 
-/** Values for a statement's `?` placeholders (a plan does not depend on them). */
-const placeholders = (sql: string): number[] => Array.from(sql.matchAll(/\?/g), () => 0);
+/** Values for a statement's `?` placeholders. */
+const placeholders = (sql: string, bound: unknown): unknown[] => Array.from(sql.matchAll(/\?/g), () => bound);
 
 describe('query plans', () => {
   it('pruning finds unused identities through indexes, never by scanning a table per identity', () => {
@@ -54,6 +62,28 @@ describe('query plans', () => {
     for (const table of ['games', 'race_entries', 'races', 'series']) {
       expect(lines.some((line) => line.startsWith(`SEARCH ${table} USING`) && /INDEX/.test(line))).toBe(true);
     }
+  });
+});
+
+/** What the timer owner reads at every rescan (plugins/timers.ts), and at a takeover. */
+const rescanReads = (deadlines: DeadlineStore, races: RaceStore): (() => unknown)[] => [
+  () => deadlines.playing(),
+  () => races.inState('countdown'),
+  () => races.inState('lobby'),
+  () => races.goneEntries(),
+  () => races.liveEntries(),
+];
+
+describe('query plans of the timer owner', () => {
+  it('reads deadlines, countdowns, lobbies and gone racers through indexes, never scanning games, races or seats', () => {
+    db = openDatabase(':memory:', {});
+    // 'playing': the games_playing index covers that status only.
+    const plans = plansOf(db.$client, () => rescanReads(new SqliteDeadlineStore(db!), new SqliteRaceStore(db!)).forEach((read) => read()), 'playing');
+    expect(plans).toHaveLength(5);
+    const lines = plans.flatMap(({ plan }) => plan);
+    expect(lines.filter((line) => /^SCAN /.test(line))).toEqual([]);
+    expect(lines.some((line) => line.includes('INDEX games_playing'))).toBe(true);
+    expect(lines.some((line) => line.includes('INDEX races_state'))).toBe(true);
   });
 });
 
@@ -86,6 +116,19 @@ describe('query plans on PostgreSQL', () => {
       expect(plans.some((plan) => plan.nodes.some((node) => node.startsWith('Index Only Scan using games_daily_board')))).toBe(true);
     } finally {
       await pool.end();
+    }
+  });
+  it('reads what the timer owner rescans through indexes, never scanning games, races or seats', async () => {
+    database ??= await createTestDatabase();
+    const pgDb = await openPgDatabase(database.url, { poolSize: 1 });
+    try {
+      const plans = await pgPlansOf(pgDb.$client, async () => {
+          for (const read of rescanReads(new PgDeadlineStore(pgDb), new PgRaceStore(pgDb))) await read();
+        }, ['enable_seqscan = off']);
+      expect(plans).toHaveLength(5);
+      expect(plans.flatMap((plan) => ['games', 'races', 'race_entries'].flatMap((table) => plan.fullReads(table).map((read) => `${read}: ${plan.text}`)))).toEqual([]);
+    } finally {
+      await pgDb.$client.end();
     }
   });
 });

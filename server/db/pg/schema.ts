@@ -43,6 +43,8 @@ export const races = pgTable('races', {
 }, (table) => [
   // Whether a player created a race (pruning), which deleting a player makes the database check too.
   index('races_creator').on(table.creatorId),
+  // Races in one state (the lobbies, the countdowns, the live races' seats): what the timer owner reads at a takeover and every rescan.
+  index('races_state').on(table.state),
 ]);
 
 export const raceEntries = pgTable(

@@ -1,0 +1,1 @@
+CREATE INDEX `races_state` ON `races` (`state`);
