@@ -172,6 +172,17 @@ export class GameService {
     });
   }
 
+  /**
+   * On the timer owner, each rescan round: a stored deadline with no timer here (its notice was
+   * lost) is armed, without loading the game until it fires. A game with work in flight is left
+   * alone: its deadline may be firing now, and a game loaded is armed as it is tracked.
+   */
+  rescan(deadlines: readonly { id: number; deadline: number }[]): void {
+    for (const game of deadlines) {
+      if (!this.timers.has(game.id) && !this.writing.has(game.id)) this.armDeadline(game, game.deadline - this.clock.now());
+    }
+  }
+
   /** Loads every unfinished game (at startup), re-arming deadlines; a past deadline ends its game now. */
   loadPlaying(): Pending<void> {
     return after(this.store.playingGameIds(), (ids) => {
@@ -392,9 +403,12 @@ export class GameService {
     );
   }
 
-  /** Finishes a game whose player left it (lifecycle.ts): ranked as a resignation at `at`, when they left, with the cards home then. */
-  abandon(game: LiveGame, at: number): Pending<void> {
-    return this.inTurn(game.id, () => (this.closing || game.state !== 'playing' ? undefined : this.end(game, 'abandoned', at)));
+  /**
+   * Finishes a game whose player left it (lifecycle.ts): ranked as a resignation at `at`, when they
+   * left, with the cards home then. Whether this call ended it (not another instance first).
+   */
+  abandon(game: LiveGame, at: number): Pending<boolean> {
+    return this.inTurn(game.id, () => (this.closing || game.state !== 'playing' ? false : after(this.end(game, 'abandoned', at), () => game.state === 'abandoned')));
   }
 
   /**
@@ -539,7 +553,7 @@ export class GameService {
   }
 
   /** The time limit's timer; when its write fails for the storage, it is tried again until it is stored. */
-  private armDeadline(game: LiveGame, ms: number): void {
+  private armDeadline(game: Pick<LiveGame, 'id' | 'deadline'>, ms: number): void {
     const deadline = game.deadline!;
     this.timers.get(game.id)?.();
     const failed = (error: unknown) => {

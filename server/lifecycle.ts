@@ -93,6 +93,20 @@ export class RaceLifecycle {
     }
   }
 
+  /**
+   * On the timer owner, each rescan round: lobby limits, and the grace periods of racers stored as
+   * gone, armed where this instance has none. Nothing is written and no grace period starts: a
+   * racer stored as connected may only be one whose leaving has not reached this instance yet.
+   */
+  async rescan(): Promise<void> {
+    for (const race of await this.store.inState('lobby')) {
+      if (!this.lobbyTimers.has(race.id)) this.armLobbyLimit(race);
+    }
+    for (const { raceId, playerId, goneSince } of await this.store.goneEntries()) {
+      if (!this.graceTimers.has(key(raceId, playerId)) && !this.transport.isConnected(playerId)) this.armGrace(raceId, playerId, goneSince);
+    }
+  }
+
   close(): void {
     for (const cancel of [...this.graceTimers.values(), ...this.lobbyTimers.values()]) cancel();
     this.graceTimers.clear();
@@ -120,7 +134,7 @@ export class RaceLifecycle {
   async leave(player: PlayerView, race: RaceRow): Promise<void> {
     this.mustBeLobby(race, 'leave');
     await this.mustBeSeated(race, player.id, 'you are not seated in race ' + race.code);
-    await this.unseat(race, player, 'left');
+    if (!(await this.unseat(race, player, 'left'))) await this.stillLobby(race, 'leave');
   }
 
   /** The creator removes a racer from the lobby. */
@@ -129,7 +143,7 @@ export class RaceLifecycle {
     this.mustBeLobby(race, 'remove racers from');
     if (playerId === creator.id) throw new Refusal('cannot-kick-self', 'you cannot remove yourself: leave the race instead', { field: 'playerId' });
     await this.mustBeSeated(race, playerId, `player ${playerId} has no seat in race ${race.code}`, 'playerId');
-    await this.unseat(race, await this.playerOf(playerId), 'kicked');
+    if (!(await this.unseat(race, await this.playerOf(playerId), 'kicked'))) await this.stillLobby(race, 'remove racers from');
   }
 
   /** The creator cancels the lobby: nobody can join or start it any more. */
@@ -167,20 +181,19 @@ export class RaceLifecycle {
   private armGrace(raceId: number, playerId: number, since: number, delayMs = since + this.rules.graceMs - this.clock.now()): void {
     const id = key(raceId, playerId);
     this.graceTimers.get(id)?.();
-    this.graceTimers.set(
-      id,
-      this.owner.clock.setTimer(delayMs, () => {
-        this.graceTimers.delete(id);
-        recovering(
-          () => this.graceOver(raceId, playerId, since),
-          (error) => {
-            const code = this.games.storageFailure(error);
-            this.log.error({ err: error, code, raceId, playerId }, code ? 'cannot store the end of a grace period: retrying' : 'cannot end a grace period');
-            if (code !== undefined) this.armGrace(raceId, playerId, since, STORAGE_RETRY_MS);
-          },
-        );
-      }),
-    );
+    const timer = this.owner.clock.setTimer(delayMs, () => {
+      const over = recovering(
+        () => this.graceOver(raceId, playerId, since),
+        (error) => {
+          const code = this.games.storageFailure(error);
+          this.log.error({ err: error, code, raceId, playerId }, code ? 'cannot store the end of a grace period: retrying' : 'cannot end a grace period');
+          if (code !== undefined) this.armGrace(raceId, playerId, since, STORAGE_RETRY_MS);
+        },
+      );
+      // Held while it acts: a rescan meanwhile, reading the racer still gone, leaves it alone.
+      void after(over, () => this.release(this.graceTimers, id, timer));
+    });
+    this.graceTimers.set(id, timer);
   }
 
   /** A grace period that began at `since` ran out: unless the racer came back, their seat or their game ends. */
@@ -189,10 +202,17 @@ export class RaceLifecycle {
     const race = await this.store.byId(raceId);
     const entry = await this.store.entry(raceId, playerId);
     if (!race || !entry) return;
-    // Shared by instances, the stored time decides: none means they came back, wherever that was.
-    if (this.owner.shared && entry.goneSince === null) return;
+    // Shared by instances, the stored time decides: none means they came back, wherever that was;
+    // a later one, that they left again since.
+    if (this.owner.shared) {
+      if (entry.goneSince === null) return;
+      if (entry.goneSince > since) return this.armGrace(raceId, playerId, entry.goneSince);
+    }
     const goneSince = entry.goneSince ?? since;
-    if (race.state === 'lobby') return this.unseat(race, await this.playerOf(playerId), 'unseated');
+    if (race.state === 'lobby') {
+      await this.unseat(race, await this.playerOf(playerId), 'unseated');
+      return;
+    }
     if (race.state === 'countdown') {
       // Dealt in a moment: judge them once their game exists.
       this.armGrace(raceId, playerId, Math.max(goneSince, race.startsAt! + 1 - this.rules.graceMs));
@@ -203,39 +223,58 @@ export class RaceLifecycle {
     if (gameId === undefined) return;
     const game = await this.games.current(gameId);
     if (!game || game.state !== 'playing') return;
-    this.announcer.announce(race.code, { kind: 'abandoned', player: await this.playerOf(playerId), at: this.clock.now() });
-    await this.games.abandon(game, goneSince);
+    // Told only by the write that ended the game: an owner whose lease ran out may be ending it too.
+    if (await this.games.abandon(game, goneSince)) this.announcer.announce(race.code, { kind: 'abandoned', player: await this.playerOf(playerId), at: this.clock.now() });
   }
 
   private armLobbyLimit(race: RaceRow, delayMs = (race.lobbyClosesAt ?? race.createdAt + this.rules.lobbyLimitMs) - this.clock.now()): void {
     this.lobbyTimers.get(race.id)?.();
-    this.lobbyTimers.set(
-      race.id,
-      this.owner.clock.setTimer(delayMs, () => {
-        this.lobbyTimers.delete(race.id);
-        recovering(
-          () => after(this.store.byId(race.id), (now) => (now?.state === 'lobby' ? this.closeLobby(now, 'expired', null) : undefined)),
-          (error) => {
-            const code = this.games.storageFailure(error);
-            this.log.error({ err: error, code, raceId: race.id }, code ? 'cannot store the close of an expired lobby: retrying' : 'cannot close an expired lobby');
-            if (code !== undefined) this.armLobbyLimit(race, STORAGE_RETRY_MS);
-          },
-        );
-      }),
-    );
+    const timer = this.owner.clock.setTimer(delayMs, () => {
+      const closed = recovering(
+        () => after(this.store.byId(race.id), (now) => (now?.state === 'lobby' ? this.closeLobby(now, 'expired', null) : undefined)),
+        (error) => {
+          const code = this.games.storageFailure(error);
+          this.log.error({ err: error, code, raceId: race.id }, code ? 'cannot store the close of an expired lobby: retrying' : 'cannot close an expired lobby');
+          if (code !== undefined) this.armLobbyLimit(race, STORAGE_RETRY_MS);
+        },
+      );
+      // Held while it acts, as a grace period.
+      void after(closed, () => this.release(this.lobbyTimers, race.id, timer));
+    });
+    this.lobbyTimers.set(race.id, timer);
   }
 
-  /** Frees a lobby seat; a creator's lobby passes to the next racer in seat order, an empty one closes. */
-  private async unseat(race: RaceRow, player: PlayerView, kind: 'left' | 'kicked' | 'unseated'): Promise<void> {
+  /** Forgets a timer that has done its work, unless it was armed again meanwhile. */
+  private release<K>(timers: Map<K, () => void>, id: K, timer: () => void): void {
+    if (timers.get(id) === timer) timers.delete(id);
+  }
+
+  /**
+   * Frees a lobby seat; a creator's lobby passes to the next racer in seat order, an empty one
+   * closes. Whether it did: a seat freed, or a lobby started, meanwhile (another request, another
+   * instance, a stale timer owner) is left as it is, and told by whoever changed it.
+   */
+  private async unseat(race: RaceRow, player: PlayerView, kind: 'left' | 'kicked' | 'unseated'): Promise<boolean> {
     const now = this.clock.now();
-    const next = await this.store.unseat(race.id, player.id, race.creatorId === player.id);
+    const freed = await this.store.unseat(race.id, player.id);
     this.graceTimers.get(key(race.id, player.id))?.();
     this.graceTimers.delete(key(race.id, player.id));
+    if (!freed) return false;
     // The one removed is told too: they may still be watching.
     this.announcer.announce(race.code, { kind, player, at: now });
-    if (next === null) return this.closeLobby(race, 'empty', null);
-    if (next) this.announcer.announce(race.code, { kind: 'creator-changed', player: next, at: now });
+    if (freed.heir === null) {
+      await this.closeLobby(race, 'empty', null);
+      return true;
+    }
+    if (freed.heir) this.announcer.announce(race.code, { kind: 'creator-changed', player: freed.heir, at: now });
     await this.announcer.broadcastView(race.code);
+    return true;
+  }
+
+  /** After a seat that could not be freed: refused if the race started or closed meanwhile (else the seat was freed already). */
+  private async stillLobby(race: RaceRow, what: string): Promise<void> {
+    const now = await this.store.byId(race.id);
+    if (now) this.mustBeLobby(now, what);
   }
 
   private async closeLobby(race: RaceRow, reason: ClosedReason, by: PlayerView | null): Promise<void> {

@@ -68,6 +68,12 @@ if (leaseText !== undefined && !/^[1-9][0-9]{2,}$/.test(leaseText)) {
   console.error(`TIMER_LEASE_MS must be a whole number of milliseconds (at least 100), not "${leaseText}"`);
   process.exit(2);
 }
+// With Redis: how often the timer owner arms, from the store, timers whose notice never reached it (milliseconds).
+const rescanText = process.env.TIMER_RESCAN_MS;
+if (rescanText !== undefined && !/^[1-9][0-9]{2,}$/.test(rescanText)) {
+  console.error(`TIMER_RESCAN_MS must be a whole number of milliseconds (at least 100), not "${rescanText}"`);
+  process.exit(2);
+}
 // Keys and channels of this deployment, so several can share one Redis.
 const redisPrefix = process.env.REDIS_PREFIX || undefined;
 // How soon an instance that stopped beating counts as dead (its players disconnected); it beats three times as often.
@@ -83,7 +89,10 @@ const app = await buildApp({
   ...(redisPrefix !== undefined && { redisPrefix }),
   ...(presenceTtlMs !== undefined && { presence: { ttlMs: presenceTtlMs, heartbeatMs: Math.round(presenceTtlMs / 3) } }),
   ...(databaseUrl !== undefined && { databaseUrl }),
-  ...(leaseText !== undefined && { timerLease: { ttlMs: Number(leaseText) } }),
+  timerLease: {
+    ...(leaseText !== undefined && { ttlMs: Number(leaseText) }),
+    ...(rescanText !== undefined && { rescanMs: Number(rescanText) }),
+  },
   logLevel: process.env.LOG_LEVEL ?? 'info',
   countdownMs,
   synchronous,

@@ -99,6 +99,14 @@ export class RaceService {
     await this.lifecycle.rearm(race);
   }
 
+  /** On the timer owner, each rescan round: countdowns, lobby limits and grace periods stored with no timer here (a notice lost) are armed. */
+  async rescan(): Promise<void> {
+    for (const race of await this.store.inState('countdown')) {
+      if (!this.countdowns.has(race.id)) this.armCountdown(race);
+    }
+    await this.lifecycle.rescan();
+  }
+
   /** Stops timers; progress still waiting is sent first. */
   close(): void {
     for (const cancel of [...this.countdowns.values(), ...this.retries]) cancel();
@@ -267,22 +275,23 @@ export class RaceService {
   /** The deal at the end of the countdown; a deal the storage refuses is tried again until it is stored. */
   private armDeal(raceId: number, ms: number): void {
     this.countdowns.get(raceId)?.();
-    this.countdowns.set(
-      raceId,
-      this.owner.clock.setTimer(ms, () => {
-        this.countdowns.delete(raceId);
-        recovering(
-          () => this.deal(raceId),
-          (error) => {
-            // The seats' unique key: the race was dealt already (by an owner whose lease ran out meanwhile).
-            if (this.games.isDuplicate(error)) return;
-            const code = this.games.storageFailure(error);
-            this.log.error({ err: error, code, raceId }, code ? 'cannot store the deal: retrying' : 'cannot deal the race');
-            if (code !== undefined) this.armDeal(raceId, STORAGE_RETRY_MS);
-          },
-        );
-      }),
-    );
+    const timer = this.owner.clock.setTimer(ms, () => {
+      const dealt = recovering(
+        () => this.deal(raceId),
+        (error) => {
+          // The seats' unique key: the race was dealt already (by an owner whose lease ran out meanwhile).
+          if (this.games.isDuplicate(error)) return;
+          const code = this.games.storageFailure(error);
+          this.log.error({ err: error, code, raceId }, code ? 'cannot store the deal: retrying' : 'cannot deal the race');
+          if (code !== undefined) this.armDeal(raceId, STORAGE_RETRY_MS);
+        },
+      );
+      // Held until the deal is stored: a rescan meanwhile, reading the race still in countdown, leaves it alone.
+      void after(dealt, () => {
+        if (this.countdowns.get(raceId) === timer) this.countdowns.delete(raceId);
+      });
+    });
+    this.countdowns.set(raceId, timer);
   }
 
   /** Finishes the race if it is done; when the storage refuses the standings, tries again later. */

@@ -46,6 +46,11 @@ export interface RacerRow {
   readonly rematch: RaceEntryRow['rematch'];
 }
 
+/** A lobby seat freed: who the lobby passed to when it was the creator's (null: nobody is left). */
+export interface FreedSeat {
+  readonly heir?: PlayerView | null;
+}
+
 export interface RaceStore {
   byCode(code: string): Pending<RaceRow | undefined>;
   byId(id: number): Pending<RaceRow | undefined>;
@@ -62,10 +67,16 @@ export interface RaceStore {
   /** Seats a player after the last seat taken; a seat taken by another instance at the same moment fails as a duplicate. */
   seat(raceId: number, playerId: number, seat: number, joinedAt: number): Pending<void>;
   updateEntry(raceId: number, playerId: number, change: Partial<Pick<RaceEntryRow, 'goneSince' | 'rematch'>>): Pending<void>;
-  /** Frees a seat; when it was the creator's, the lobby passes to the next racer in seat order (returned), or to nobody (null). */
-  unseat(raceId: number, playerId: number, wasCreator: boolean): Pending<PlayerView | null | undefined>;
+  /**
+   * Frees a seat, only if the race is still a lobby and the player still seated in it (undefined
+   * otherwise: nothing changed). When it was the creator's, the lobby passes to the next racer in
+   * seat order (`heir`), or to nobody (null).
+   */
+  unseat(raceId: number, playerId: number): Pending<FreedSeat | undefined>;
   /** Entries of every lobby, countdown and running race. */
   liveEntries(): Pending<{ raceId: number; playerId: number; goneSince: number | null }[]>;
+  /** Entries of every lobby, countdown and running race whose racer is stored as gone (a grace period running). */
+  goneEntries(): Pending<{ raceId: number; playerId: number; goneSince: number }[]>;
   /** The lobbies, countdowns and running races `playerId` is seated in. */
   liveRacesOf(playerId: number): Pending<RaceRow[]>;
   /** The races `playerId` was seated in that finished at `since` or later. */
@@ -76,6 +87,11 @@ export interface RaceStore {
   finish(raceId: number, ranks: readonly { playerId: number; rank: number }[], finishedAt: number): Pending<boolean>;
   /** Changes a race only if it is still in state `from` (not started, closed or dealt elsewhere meanwhile); whether it did. */
   transition(raceId: number, from: RaceRow['state'], change: Partial<Omit<RaceRow, 'id' | 'code'>>): Pending<boolean>;
+}
+
+/** The stored deadlines of playing games (time limits, hard caps, a daily's end of day), which the timer owner's rescan arms. */
+export interface DeadlineStore {
+  playing(): Pending<{ id: number; deadline: number }[]>;
 }
 
 export type SeriesRow = typeof series.$inferSelect;
@@ -186,6 +202,7 @@ export interface Storage {
   readonly games: GameStore;
   readonly players: PlayerStore;
   readonly races: RaceStore;
+  readonly deadlines: DeadlineStore;
   readonly series: SeriesStore;
   readonly replays: ReplayStore;
   readonly daily: DailyStore;

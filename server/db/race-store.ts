@@ -1,6 +1,5 @@
-import { and, asc, eq, gte, inArray } from 'drizzle-orm';
-import type { PlayerView } from '../../contract/index.js';
-import type { GameRow, NewRace, RaceEntryRow, RacerRow, RaceRow, RaceStore } from '../stores.js';
+import { and, asc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
+import type { FreedSeat, GameRow, NewRace, RaceEntryRow, RacerRow, RaceRow, RaceStore } from '../stores.js';
 import { transaction, type Db, type Transaction } from './index.js';
 import { games, players, raceEntries, races } from './schema.js';
 
@@ -69,10 +68,12 @@ export class SqliteRaceStore implements RaceStore {
     this.db.update(raceEntries).set(change).where(entryOf(raceId, playerId)).run();
   }
 
-  unseat(raceId: number, playerId: number, wasCreator: boolean): PlayerView | null | undefined {
+  unseat(raceId: number, playerId: number): FreedSeat | undefined {
     return this.transaction(() => {
-      this.db.delete(raceEntries).where(entryOf(raceId, playerId)).run();
-      if (!wasCreator) return undefined;
+      const race = this.db.select({ state: races.state, creatorId: races.creatorId }).from(races).where(eq(races.id, raceId)).get();
+      if (race?.state !== 'lobby') return undefined;
+      if (this.db.delete(raceEntries).where(entryOf(raceId, playerId)).run().changes === 0) return undefined;
+      if (race.creatorId !== playerId) return {};
       const heir = this.db
         .select({ id: players.id, name: players.name })
         .from(raceEntries)
@@ -81,7 +82,7 @@ export class SqliteRaceStore implements RaceStore {
         .orderBy(asc(raceEntries.seat))
         .get();
       if (heir) this.db.update(races).set({ creatorId: heir.id }).where(eq(races.id, raceId)).run();
-      return heir ?? null;
+      return { heir: heir ?? null };
     });
   }
 
@@ -92,6 +93,15 @@ export class SqliteRaceStore implements RaceStore {
       .innerJoin(races, eq(races.id, raceEntries.raceId))
       .where(inArray(races.state, [...LIVE_STATES]))
       .all();
+  }
+
+  goneEntries(): { raceId: number; playerId: number; goneSince: number }[] {
+    return this.db
+      .select({ raceId: raceEntries.raceId, playerId: raceEntries.playerId, goneSince: raceEntries.goneSince })
+      .from(raceEntries)
+      .innerJoin(races, eq(races.id, raceEntries.raceId))
+      .where(and(inArray(races.state, [...LIVE_STATES]), isNotNull(raceEntries.goneSince)))
+      .all() as { raceId: number; playerId: number; goneSince: number }[];
   }
 
   liveRacesOf(playerId: number): RaceRow[] {

@@ -1,6 +1,7 @@
 import type { Storage } from '../stores.js';
 import { SqliteAnalysisStore } from './analysis-store.js';
 import { SqliteDailyStore } from './daily-store.js';
+import { SqliteDeadlineStore } from './deadline-store.js';
 import { SqliteGameStore } from './game-store.js';
 import { closeDatabase, noteStorageFailure, storageReady, type Db } from './index.js';
 import { SqlitePlayerStore } from './player-store.js';
@@ -15,6 +16,7 @@ export function sqliteStorage(db: Db): Storage {
     games: new SqliteGameStore(db),
     players: new SqlitePlayerStore(db),
     races: new SqliteRaceStore(db),
+    deadlines: new SqliteDeadlineStore(db),
     series: new SqliteSeriesStore(db),
     replays: new SqliteReplayStore(db),
     daily: new SqliteDailyStore(db),

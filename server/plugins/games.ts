@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { GameService } from '../games.js';
+import { after } from '../ports.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,6 +15,7 @@ export default fp(
     app.decorate('games', games);
     app.timers.onTakeover(() => games.resume());
     app.timers.onNotice((subject) => ('gameId' in subject ? games.rearm(subject.gameId) : undefined));
+    app.timers.onRescan(() => after(app.storage.deadlines.playing(), (deadlines) => games.rescan(deadlines)));
     app.addHook('preClose', async () => {
       games.close();
       // An asynchronous store's writes in flight finish (and are acknowledged) before it closes.

@@ -24,6 +24,7 @@ export default fp<RaceTiming>(
     // After the games are loaded (the games' takeover runs first): deadlines may have finished races.
     app.timers.onTakeover(() => races.resume());
     app.timers.onNotice((subject) => ('raceId' in subject ? races.rearm(subject.raceId) : undefined));
+    app.timers.onRescan(() => races.rescan());
     app.addHook('preClose', async () => races.close());
 
     const api = app.withTypeProvider<ZodTypeProvider>();

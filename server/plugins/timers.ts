@@ -18,6 +18,12 @@ export interface Timers extends TimerOwner {
   onTakeover(resume: () => Pending<void>): void;
   /** On the owner: another instance changed `subject`, its timers are derived again. */
   onNotice(listener: (subject: TimerSubject) => Pending<void>): void;
+  /**
+   * Run, in the order given, every `rescanMs` while this instance owns the timers of several
+   * (never for a single instance): each service arms, from what is stored, the timers it lacks
+   * (a notice lost on the way), starting nothing new.
+   */
+  onRescan(round: () => Pending<void>): void;
 }
 
 export interface TimerLease {
@@ -25,9 +31,11 @@ export interface TimerLease {
   name: string;
   /** How long the lease lasts without renewal: how soon another instance takes over after a crash. */
   ttlMs: number;
+  /** How often the owner derives its timers again from the store: the longest a lost notice delays a timer. */
+  rescanMs: number;
 }
 
-export const DEFAULT_TIMER_LEASE: TimerLease = { name: 'timers', ttlMs: 10_000 };
+export const DEFAULT_TIMER_LEASE: TimerLease = { name: 'timers', ttlMs: 10_000, rescanMs: 5000 };
 
 /** On the lease's topic: its owner has just let it go (anything else is a notice to the owner, a TimerSubject). */
 const RELEASED = 'released';
@@ -35,13 +43,15 @@ const RELEASED = 'released';
 /**
  * Who runs the timers (ownership.ts). Without Redis this instance, always. With Redis, the
  * holder of the `PREFIX:lease:timers` lease (REDIS_PREFIX: deployments sharing a Redis have one
- * each): on taking it, every service arms its timers from the store; on losing it, they are all
- * cancelled; at shutdown it is released and the others told, so one of them takes over at once.
+ * each): on taking it, every service arms its timers from the store, and every `rescanMs` after
+ * that arms those it lacks (a notice lost); on losing it, they are all cancelled; at shutdown it
+ * is released and the others told, so one of them takes over at once.
  */
 export default fp<{ redisUrl?: string; lease: TimerLease }>(
-  async (app, { redisUrl, lease: { name, ttlMs } }) => {
+  async (app, { redisUrl, lease: { name, ttlMs, rescanMs } }) => {
     const takeovers: (() => Pending<void>)[] = [];
     const listeners: ((subject: TimerSubject) => Pending<void>)[] = [];
+    const rounds: (() => Pending<void>)[] = [];
     const bus = app.bus;
     if (bus === null || redisUrl === undefined) {
       app.decorate('timers', {
@@ -49,6 +59,8 @@ export default fp<{ redisUrl?: string; lease: TimerLease }>(
         isOwner: true,
         onTakeover: (resume) => void takeovers.push(resume),
         onNotice: () => {},
+        // Nobody else stores changes that need a timer: every one was armed as it was stored.
+        onRescan: () => {},
       } satisfies Timers);
       app.addHook('onReady', async () => {
         for (const resume of takeovers) await resume();
@@ -60,7 +72,25 @@ export default fp<{ redisUrl?: string; lease: TimerLease }>(
     // Its own connection, failing fast: a renewal that cannot reach Redis must say so before the lease runs out.
     const redis = new Redis(redisUrl, { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, commandTimeout: Math.max(50, ttlMs / 3) });
     redis.on('error', () => {});
+    /** Takeovers and rescan rounds, one after the other. */
     let taking: Promise<void> = Promise.resolve();
+    let cancelRound = (): void => {};
+    // On the owned clock: losing the lease cancels the next round with every other timer.
+    const nextRound = (): void => {
+      cancelRound();
+      cancelRound = clock.setTimer(rescanMs, () => {
+        taking = taking.then(async () => {
+          for (const round of rounds) {
+            try {
+              await round();
+            } catch (error) {
+              app.log.error({ err: error }, 'cannot rescan the stored timers');
+            }
+          }
+          nextRound();
+        });
+      });
+    };
     const lease = new Lease(redis, {
       key: bus.key(`lease:${name}`),
       ttlMs,
@@ -72,6 +102,7 @@ export default fp<{ redisUrl?: string; lease: TimerLease }>(
           return;
         }
         app.log.info('timer lease acquired: arming every timer from the store');
+        nextRound();
         taking = taking.then(async () => {
           for (const resume of takeovers) {
             // One service failing to resume must not leave the others unarmed.
@@ -92,11 +123,12 @@ export default fp<{ redisUrl?: string; lease: TimerLease }>(
       },
       changed(subject) {
         if (lease.isOwner) return;
-        // Lost, the notice is made up for at the next takeover, which reads everything again.
+        // Lost, the notice is made up for by the owner's next rescan round.
         bus.publish(name, JSON.stringify(subject)).catch((error: unknown) => app.log.warn({ err: error, subject }, 'cannot tell the timer owner'));
       },
       onTakeover: (resume) => void takeovers.push(resume),
       onNotice: (listener) => void listeners.push(listener),
+      onRescan: (round) => void rounds.push(round),
     };
     app.decorate('timers', timers);
 

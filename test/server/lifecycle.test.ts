@@ -261,6 +261,20 @@ describe('the lobby', () => {
     expect(dbState(app)).toEqual(before);
   });
 
+  it('frees no seat in a race started since the lobby was read: the stored state decides, and nobody is told', async () => {
+    const clock = new ManualClock();
+    const { app, code, ana, bob, watcher } = await lobby(clock);
+    const read = (await app.races.find(code))!;
+    await api(app, 'POST', `/api/races/${code}/start`, ana);
+    const before = dbState(app);
+    const told = watcher.all('race-event').length;
+    await expect(app.races.lifecycle.leave(bob, read)).rejects.toMatchObject({ code: 'not-in-lobby' });
+    await expect(app.races.lifecycle.kick(ana, read, bob.id)).rejects.toMatchObject({ code: 'not-in-lobby' });
+    expect(dbState(app)).toEqual(before);
+    await watcher.settle();
+    expect(watcher.all('race-event')).toHaveLength(told);
+  });
+
   it('lets the creator cancel: the link then says so, and nobody can join or start', async () => {
     const clock = new ManualClock();
     const { app, code, ana, bob, cid, watcher } = await lobby(clock);

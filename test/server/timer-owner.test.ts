@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DAY_MS, dayOf, dayStart } from '../../contract/day.js';
 import type { OwnedClock } from '../../server/scale/owned-clock.js';
 import { api, Client, createPlayer, createRace, ManualClock, startServer, type TestServer } from './helpers.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
@@ -18,6 +19,8 @@ const GRACE_MS = 120_000;
 const LOBBY_LIMIT_MS = 90_000;
 /** Short, so a crashed owner is replaced quickly; graceful handovers must not wait for it. */
 const SHORT_TTL_MS = 600;
+/** Between the countdown and the lobby limit: a timer whose notice was lost is armed by then. */
+const RESCAN_MS = 20_000;
 
 function redisUrl(): string {
   const url = process.env.TEST_REDIS_URL;
@@ -34,7 +37,7 @@ interface Cluster {
   clock: ManualClock;
   database: TestDatabase;
   lease: string;
-  start(options?: { redisUrl?: string; ttlMs?: number }): Promise<TestServer>;
+  start(options?: { redisUrl?: string; ttlMs?: number; lobbyLimitMs?: number }): Promise<TestServer>;
 }
 
 async function cluster(): Promise<Cluster> {
@@ -46,15 +49,15 @@ async function cluster(): Promise<Cluster> {
     clock,
     database,
     lease,
-    async start({ redisUrl: url = redisUrl(), ttlMs = SHORT_TTL_MS } = {}) {
+    async start({ redisUrl: url = redisUrl(), ttlMs = SHORT_TTL_MS, lobbyLimitMs = LOBBY_LIMIT_MS } = {}) {
       const server = await startServer({
         databaseUrl: database.url,
         redisUrl: url,
         redisPrefix: lease,
-        timerLease: { name: lease, ttlMs },
+        timerLease: { name: lease, ttlMs, rescanMs: RESCAN_MS },
         clock,
         countdownMs: COUNTDOWN_MS,
-        lifecycle: { graceMs: GRACE_MS, lobbyLimitMs: LOBBY_LIMIT_MS },
+        lifecycle: { graceMs: GRACE_MS, lobbyLimitMs },
         rateLimits: false,
       });
       let closed = false;
@@ -189,6 +192,69 @@ describe('timers on two instances', () => {
     await link.restore();
   });
 
+  it('are not forgotten when a notice is lost: the owner arms them from the store at its next rescan, and each fires once, there', async () => {
+    const { clock, start, lease } = await cluster();
+    const a = await start();
+    await owner(a.app);
+    const b = await start();
+    // Every notice B sends the owner is lost on the way (a Redis hiccup).
+    const bus = b.app.bus!;
+    const publish = bus.publish.bind(bus);
+    const lost = vi.spyOn(bus, 'publish').mockImplementation(async (topic, payload) => (topic === lease ? 0 : publish(topic, payload)));
+    const apps = [a.app, b.app];
+    const deals = apps.map((app) => vi.spyOn(app.games, 'create'));
+    const ends = apps.map((app) => vi.spyOn(app.storage.games, 'endGame'));
+    const announced = apps.map((app) => vi.spyOn(app.races, 'announce'));
+
+    // A lobby (its limit), a race in countdown without a time limit whose racers have no socket
+    // (the deal, their grace periods), a daily attempt (the end of its day): all stored on B.
+    const lobby = await createRace(b.app, await createPlayer(b.app, 'Ana'), { seats: 2 });
+    const { code } = await startedRace(b.app);
+    const attempt = (await api(b.app, 'POST', '/api/daily/start', await createPlayer(b.app, 'Eve'))).body.game;
+    expect(lost.mock.calls.filter(([topic]) => topic === lease).length).toBeGreaterThanOrEqual(4);
+
+    clock.advance(RESCAN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
+    expect(deals.map((spy) => spy.mock.calls.filter(([specs]) => specs[0]?.kind === 'race').length)).toEqual([1, 0]);
+
+    clock.advance(GRACE_MS);
+    await settle(clock, async () => expect((await api(b.app, 'GET', `/api/races/${lobby.code}`)).body.race).toMatchObject({ state: 'closed', closedReason: 'expired' }));
+    await settle(clock, async () => {
+      const view = (await api(b.app, 'GET', `/api/races/${code}`)).body.race;
+      expect(view.standings?.map((standing: { state: string }) => standing.state)).toEqual(['abandoned', 'abandoned']);
+    });
+    const events = (spy: (typeof announced)[number]) => spy.mock.calls.map(([raceCode, event]) => `${raceCode === code ? 'race' : 'lobby'} ${event.kind}`).sort();
+    expect(announced.map(events)).toEqual([['lobby closed', 'race abandoned', 'race abandoned'], []]);
+
+    clock.advance(dayStart(dayOf(clock.now())) + DAY_MS - clock.now());
+    const endsOf = (spy: (typeof ends)[number]) => spy.mock.calls.filter(([end]) => end.gameId === attempt.gameId).map(([end]) => end.status);
+    await settle(clock, () => expect(ends.map(endsOf)).toEqual([['timed-out'], []]));
+    expect(ends.map((spy) => spy.mock.calls.length)).toEqual([3, 0]);
+  });
+
+  it('start no grace period at a rescan: a racer the owner has not yet heard connect elsewhere is not taken for gone', async () => {
+    const { clock, start } = await cluster();
+    const a = await start();
+    await owner(a.app);
+    const b = await start();
+    const ana = await createPlayer(b.app, 'Ana');
+    const socket = await Client.connect(b.wsBase, ana);
+    await vi.waitFor(() => expect(a.app.transport.isConnected(ana.id)).toBe(true), { interval: 10 });
+    const { code } = await createRace(b.app, ana, { seats: 2 });
+    // The owner's view of presence lags behind: as far as it knows, Ana has no socket.
+    vi.spyOn(a.app.transport, 'isConnected').mockReturnValue(false);
+    const writes = vi.spyOn(a.app.storage.races, 'updateEntry');
+    const rounds = vi.spyOn(a.app.races, 'rescan');
+
+    clock.advance(RESCAN_MS);
+    await vi.waitFor(() => expect(rounds).toHaveBeenCalledTimes(1), { interval: 10 });
+    await rounds.mock.results[0]!.value;
+    expect(writes).not.toHaveBeenCalled();
+    const race = (await b.app.storage.races.byCode(code))!;
+    expect((await b.app.storage.races.entry(race.id, ana.id))?.goneSince).toBeNull();
+    socket.close();
+  });
+
   it('change the stored state once when a stale owner fires them too: one deal, one end per game, one finish, one close', async () => {
     const { clock, start, database } = await cluster();
     const a = await start();
@@ -224,6 +290,51 @@ describe('timers on two instances', () => {
     expect(await outcomes(finishes)).toBe(1);
     const closes = announced.flatMap((spy) => spy.mock.calls).filter(([announcedCode, event]) => announcedCode === lobby.code && event.kind === 'closed');
     expect(closes).toHaveLength(1);
+  });
+
+  it('free a seat and abandon a game once when a stale owner acts too, and a seat left twice at once is freed once', async () => {
+    const { clock, start } = await cluster();
+    // Lobbies outlive Bob's grace period.
+    const a = await start({ lobbyLimitMs: 2 * GRACE_MS });
+    await owner(a.app);
+    const b = await start({ lobbyLimitMs: 2 * GRACE_MS });
+    (b.app.timers.clock as OwnedClock).owner = true;
+    const apps = [a.app, b.app];
+    const announced = apps.map((app) => vi.spyOn(app.races, 'announce'));
+    const unseats = apps.map((app) => vi.spyOn(app.storage.races, 'unseat'));
+    const ends = apps.map((app) => vi.spyOn(app.storage.games, 'endGame'));
+    // A lobby whose creator stays and whose Bob has no socket (his grace period runs on both), and Fay, who will leave.
+    const [ana, bob, fay, cleo, dan] = await Promise.all(['Ana', 'Bob', 'Fay', 'Cleo', 'Dan'].map((name) => createPlayer(b.app, name)));
+    const sockets = await Promise.all([ana!, cleo!, dan!].map((player) => Client.connect(b.wsBase, player)));
+    const lobby = await createRace(b.app, ana!, { seats: 3 });
+    for (const player of [bob!, fay!]) await api(b.app, 'POST', `/api/races/${lobby.code}/join`, player);
+    // A race whose Dan leaves once it runs: both instances hear of it and arm his grace period.
+    const { code } = await createRace(b.app, cleo!, { seats: 2 });
+    await api(b.app, 'POST', `/api/races/${code}/join`, dan);
+    await api(b.app, 'POST', `/api/races/${code}/start`, cleo);
+    clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
+    sockets[2]!.close();
+    await vi.waitFor(async () => expect((await api(a.app, 'GET', `/api/races/${code}`)).body.race.racers[1].presence.state).toBe('reconnecting'), { interval: 20 });
+
+    const left = await Promise.all(apps.map((app) => api(app, 'POST', `/api/races/${lobby.code}/leave`, fay)));
+    expect(left.map((answer) => answer.status)).toEqual([200, 200]);
+    clock.advance(GRACE_MS);
+    await settle(clock, async () => {
+      const view = (await api(b.app, 'GET', `/api/races/${lobby.code}`)).body.race;
+      expect(view.racers.map((racer: { name: string }) => racer.name)).toEqual(['Ana']);
+    });
+    await settle(clock, async () => expect((await api(b.app, 'GET', `/api/races/${code}`)).body.race.progress[1].status).toBe('abandoned'));
+    const outcomes = async (spies: { mock: { results: { value: unknown }[] } }[]) =>
+      (await Promise.all(spies.flatMap((spy) => spy.mock.results.map((result) => result.value)))).filter((value) => value !== undefined && value !== false).length;
+    expect(await outcomes(unseats)).toBe(2);
+    expect(unseats.flatMap((spy) => spy.mock.calls).length).toBeGreaterThan(2);
+    expect(await outcomes(ends)).toBe(1);
+    // Told after the stored end (which the view shows first); a second one would come with it.
+    const events = () => announced.flatMap((spy) => spy.mock.calls).map(([, event]) => `${event.kind} ${event.player?.name}`).sort();
+    await vi.waitFor(() => expect(events()).toContain('abandoned Dan'), { interval: 10 });
+    expect(events()).toEqual(['abandoned Dan', 'left Fay', 'unseated Bob']);
+    for (const socket of sockets) socket.close();
   });
 
   it('hand over at once when the owner stops: the other instance does not wait for the lease to expire', async () => {

@@ -1,6 +1,5 @@
-import { and, asc, eq, gte, inArray } from 'drizzle-orm';
-import type { PlayerView } from '../../../contract/index.js';
-import type { GameRow, NewRace, RaceEntryRow, RacerRow, RaceRow, RaceStore } from '../../stores.js';
+import { and, asc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
+import type { FreedSeat, GameRow, NewRace, RaceEntryRow, RacerRow, RaceRow, RaceStore } from '../../stores.js';
 import type { PgDb } from './index.js';
 import { games, players, raceEntries, races } from './schema.js';
 
@@ -68,10 +67,14 @@ export class PgRaceStore implements RaceStore {
     await this.db.update(raceEntries).set(change).where(entryOf(raceId, playerId));
   }
 
-  async unseat(raceId: number, playerId: number, wasCreator: boolean): Promise<PlayerView | null | undefined> {
+  async unseat(raceId: number, playerId: number): Promise<FreedSeat | undefined> {
     return await this.db.transaction(async (tx) => {
-      await tx.delete(raceEntries).where(entryOf(raceId, playerId));
-      if (!wasCreator) return undefined;
+      // The race row's lock: a start, a close or another unseat of this race waits for this one, then sees what it did.
+      const [race] = await tx.select({ state: races.state, creatorId: races.creatorId }).from(races).where(eq(races.id, raceId)).for('update');
+      if (race?.state !== 'lobby') return undefined;
+      const freed = await tx.delete(raceEntries).where(entryOf(raceId, playerId)).returning({ playerId: raceEntries.playerId });
+      if (freed.length === 0) return undefined;
+      if (race.creatorId !== playerId) return {};
       const [heir] = await tx
         .select({ id: players.id, name: players.name })
         .from(raceEntries)
@@ -80,7 +83,7 @@ export class PgRaceStore implements RaceStore {
         .orderBy(asc(raceEntries.seat))
         .limit(1);
       if (heir) await tx.update(races).set({ creatorId: heir.id }).where(eq(races.id, raceId));
-      return heir ?? null;
+      return { heir: heir ?? null };
     });
   }
 
@@ -90,6 +93,15 @@ export class PgRaceStore implements RaceStore {
       .from(raceEntries)
       .innerJoin(races, eq(races.id, raceEntries.raceId))
       .where(inArray(races.state, [...LIVE_STATES]));
+  }
+
+  async goneEntries(): Promise<{ raceId: number; playerId: number; goneSince: number }[]> {
+    const rows = await this.db
+      .select({ raceId: raceEntries.raceId, playerId: raceEntries.playerId, goneSince: raceEntries.goneSince })
+      .from(raceEntries)
+      .innerJoin(races, eq(races.id, raceEntries.raceId))
+      .where(and(inArray(races.state, [...LIVE_STATES]), isNotNull(raceEntries.goneSince)));
+    return rows as { raceId: number; playerId: number; goneSince: number }[];
   }
 
   async liveRacesOf(playerId: number): Promise<RaceRow[]> {

@@ -1,6 +1,7 @@
 import type { Storage } from '../../stores.js';
 import { PgAnalysisStore } from './analysis-store.js';
 import { PgDailyStore } from './daily-store.js';
+import { PgDeadlineStore } from './deadline-store.js';
 import { PgGameStore, pgFailureCode } from './game-store.js';
 import type { PgDb } from './index.js';
 import { PgPlayerStore } from './player-store.js';
@@ -19,6 +20,7 @@ export function pgStorage(db: PgDb): Storage {
     games,
     players: new PgPlayerStore(db),
     races: new PgRaceStore(db),
+    deadlines: new PgDeadlineStore(db),
     series: new PgSeriesStore(db),
     replays: new PgReplayStore(db),
     daily: new PgDailyStore(db),
