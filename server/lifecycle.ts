@@ -66,15 +66,34 @@ export class RaceLifecycle {
     transport.onPresence((playerId, connected) => void this.presenceChanged(playerId, connected));
   }
 
-  /** After a restart nobody is connected: everyone with something at stake is gone from now (or from when they left, if stored). */
+  /**
+   * After a restart nobody is connected: everyone with something at stake is gone from now (or
+   * from when they left, if stored). Taking over from another instance, the presence changes
+   * nobody owned meanwhile are stored too, and told to the watchers of their races.
+   */
   async resume(): Promise<void> {
     const now = this.clock.now();
     for (const race of await this.store.inState('lobby')) this.armLobbyLimit(race);
+    const changed = new Set<number>();
     for (const entry of await this.store.liveEntries()) {
-      if (this.transport.isConnected(entry.playerId)) continue;
+      if (this.transport.isConnected(entry.playerId)) {
+        // Back while nobody owned the timers.
+        if (entry.goneSince === null) continue;
+        await this.recordGoneSince(entry.raceId, entry.playerId, null);
+        changed.add(entry.raceId);
+        continue;
+      }
       const since = entry.goneSince ?? now;
       this.armGrace(entry.raceId, entry.playerId, since);
-      if (entry.goneSince === null) await this.recordGoneSince(entry.raceId, entry.playerId, since);
+      if (entry.goneSince !== null) continue;
+      await this.recordGoneSince(entry.raceId, entry.playerId, since);
+      changed.add(entry.raceId);
+    }
+    // A single instance resumes at start, before any watcher.
+    if (!this.owner.shared) return;
+    for (const raceId of changed) {
+      const race = await this.store.byId(raceId);
+      if (race) await this.announcer.broadcastView(race.code);
     }
   }
 
@@ -154,8 +173,11 @@ export class RaceLifecycle {
   }
 
   private async presenceChanged(playerId: number, connected: boolean): Promise<void> {
-    // At shutdown every socket closes: that is no one leaving.
-    if (this.games.closing) return;
+    // At shutdown every socket closes: that is no one leaving. With several instances each hears
+    // of every change (shared presence): the timer owner alone stores it, arms the grace period
+    // and sends the race view, which reaches the watchers of every instance; a change while
+    // nobody owns the timers is stored and told at the takeover (resume).
+    if (this.games.closing || !this.owner.isOwner) return;
     try {
       const now = this.clock.now();
       for (const race of await this.store.liveRacesOf(playerId)) {
@@ -167,7 +189,6 @@ export class RaceLifecycle {
           this.armGrace(race.id, playerId, now);
           await this.recordGoneSince(race.id, playerId, now);
         }
-        this.owner.changed({ raceId: race.id });
         await this.announcer.broadcastView(race.code);
       }
       // Nothing is at stake in a finished race: its standings are only told who is still there.

@@ -14,6 +14,8 @@ export type TimerSubject = { readonly raceId: number } | { readonly gameId: numb
 export interface TimerOwner {
   /** The clock of owned timers: they are armed only while this instance is the owner, and all cancelled when it stops being it. */
   readonly clock: Clock;
+  /** Whether this instance runs the timers now. */
+  readonly isOwner: boolean;
   /** Whether other instances share the store: a copy in memory may be behind, so a timer reads its game afresh before acting. */
   readonly shared: boolean;
   /** Stored state that needs a timer changed here: when another instance is the owner, it is told to read it again. */
@@ -21,4 +23,4 @@ export interface TimerOwner {
 }
 
 /** A single instance: it owns every timer, and nobody else needs telling. */
-export const soleOwner = (clock: Clock): TimerOwner => ({ clock, shared: false, changed() {} });
+export const soleOwner = (clock: Clock): TimerOwner => ({ clock, isOwner: true, shared: false, changed() {} });

@@ -12,8 +12,6 @@ declare module 'fastify' {
 }
 
 export interface Timers extends TimerOwner {
-  /** Whether this instance runs the timers now. */
-  readonly isOwner: boolean;
   /** Run, in the order given, each time this instance becomes the owner (a single instance: once, when ready): the services arm their timers from the store. */
   onTakeover(resume: () => Pending<void>): void;
   /** On the owner: another instance changed `subject`, its timers are derived again. */
@@ -56,7 +54,6 @@ export default fp<{ redisUrl?: string; lease: TimerLease }>(
     if (bus === null || redisUrl === undefined) {
       app.decorate('timers', {
         ...soleOwner(app.clock),
-        isOwner: true,
         onTakeover: (resume) => void takeovers.push(resume),
         onNotice: () => {},
         // Nobody else stores changes that need a timer: every one was armed as it was stored.
