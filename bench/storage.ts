@@ -1,6 +1,7 @@
-// `npm run bench -- storage`: the cost of storing one move (SqliteGameStore.appendMove: the action
-// row and the game's counts in one transaction) against a bare SQLite commit of one small row on
-// the same connection, and the WAL bytes each writes (checkpoints held off while measuring).
+// `npm run bench -- storage`: the cost of storing a move (SqliteGameStore.appendMove: the action
+// row and the game's counts, committed with the other moves of its turn) when each turn brings one
+// move and when it brings several, against a bare SQLite commit of one small row on the same
+// connection, and the WAL bytes each writes (checkpoints held off while measuring).
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import { SqliteGameStore } from '../server/db/game-store.js';
 const GAMES = 500;
 const MOVES = 20_000;
 const ROUNDS = 3;
+/** Moves of different games in one turn, as a busy server reads them (group commit). */
+const TURN = 16;
 
 export async function benchStorage(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lucie-bench-storage-'));
@@ -28,27 +31,33 @@ export async function benchStorage(): Promise<void> {
     sqlite.pragma('wal_autocheckpoint = 0');
     const wal = join(dir, `${DB_FILE}-wal`);
 
-    /** µs per call and WAL bytes per call of `write`, from an emptied log. */
-    const measure = (write: (n: number) => void, offset: number) => {
+    /** µs per write and WAL bytes per write of `write`, `perTurn` writes at a time, from an emptied log. */
+    const measure = async (write: (n: number) => unknown, offset: number, perTurn = 1) => {
       sqlite.pragma('wal_checkpoint(TRUNCATE)');
       const started = process.hrtime.bigint();
-      for (let n = 0; n < MOVES; n++) write(offset + n);
+      for (let n = 0; n < MOVES; n += perTurn) {
+        const turn: unknown[] = [];
+        for (let k = 0; k < perTurn; k++) turn.push(write(offset + n + k));
+        await Promise.all(turn);
+      }
       const micros = Number(process.hrtime.bigint() - started) / 1000 / MOVES;
       return { micros, walBytes: statSync(wal).size / MOVES };
     };
+    const move = (n: number) => {
+      const index = Math.floor(n / GAMES);
+      return store.appendMove({ gameId: firstGame + (n % GAMES), index, action: 'f12>h', at: n, counts: { foundations: index % 52, redealsUsed: 0, moves: index + 1 } });
+    };
     const rows: string[] = [];
+    const row = (label: string, measured: { micros: number; walBytes: number }, base: { micros: number; walBytes: number }) =>
+      `| ${label} | ${measured.micros.toFixed(1)} | ${base.micros.toFixed(1)} | ${(measured.micros / base.micros).toFixed(2)}× | ${Math.round(measured.walBytes)} | ${Math.round(base.walBytes)} | ${(measured.walBytes / base.walBytes).toFixed(2)}× |`;
     for (let round = 0; round < ROUNDS; round++) {
-      const base = measure((n) => bareCommit(`row ${n}`), round * MOVES);
-      const move = measure((n) => {
-        const index = Math.floor(n / GAMES);
-        store.appendMove({ gameId: firstGame + (n % GAMES), index, action: 'f12>h', at: n, counts: { foundations: index % 52, redealsUsed: 0, moves: index + 1 } });
-      }, round * MOVES);
-      rows.push(
-        `| ${round + 1} | ${move.micros.toFixed(1)} | ${base.micros.toFixed(1)} | ${(move.micros / base.micros).toFixed(2)}× | ${Math.round(move.walBytes)} | ${Math.round(base.walBytes)} | ${(move.walBytes / base.walBytes).toFixed(2)}× |`,
-      );
+      const offset = round * 2 * MOVES;
+      const base = await measure((n) => bareCommit(`row ${n}`), offset);
+      rows.push(row(`${round + 1}, 1 move a turn`, await measure(move, offset), base));
+      rows.push(row(`${round + 1}, ${TURN} moves a turn`, await measure(move, offset + MOVES, TURN), base));
     }
-    console.log(`### storing a move: ${MOVES} moves over ${GAMES} games per round, SQLite WAL, synchronous NORMAL, against a bare one-row commit`);
-    console.log('| round | move µs | bare commit µs | ratio | move WAL bytes | bare WAL bytes | ratio |');
+    console.log(`### storing a move: ${MOVES} moves over ${GAMES} games per round and mode, SQLite WAL, synchronous NORMAL, against a bare one-row commit`);
+    console.log('| round, moves per turn | move µs | bare commit µs | ratio | move WAL bytes | bare WAL bytes | ratio |');
     console.log('| --- | --- | --- | --- | --- | --- | --- |');
     for (const row of rows) console.log(row);
   } finally {

@@ -5,13 +5,15 @@ import { noteStorageFailure, transaction, type Db, type Transaction } from './in
 import { gameActions, gameDeals, games, races } from './schema.js';
 
 /**
- * The game store on SQLite: every write is one synchronous transaction, committed (in the WAL)
- * when the call returns, so the game service acknowledges a move in the same turn.
+ * The game store on SQLite. Every call answers in the same turn except `appendMove`: moves are
+ * committed together at the end of the turn that received them (group commit), and each is
+ * acknowledged by the game service only once that commit has returned.
  */
 export class SqliteGameStore implements GameStore {
   /** The move's writes, prepared once: building SQL per move would cost more than writing it. */
   private readonly statements;
   private readonly transaction: Transaction;
+  private queued: QueuedMove[] = [];
 
   constructor(private readonly db: Db) {
     this.transaction = transaction(db);
@@ -87,21 +89,58 @@ export class SqliteGameStore implements GameStore {
       .map((row) => row.id);
   }
 
-  appendMove({ gameId, index, action, at, deal, counts, result }: MoveWrite): void {
+  /**
+   * Stores a move with the others received in this turn of the event loop: one transaction for
+   * all of them, committed once the turn's I/O callbacks have run (before any timer), and each
+   * move's promise settled after that commit. A commit's fixed cost (locks, the WAL's frame
+   * headers, pages shared by several moves) is then paid once per busy turn, not once per move.
+   */
+  appendMove(move: MoveWrite): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.queued.length === 0) setImmediate(() => this.commitQueued());
+      this.queued.push({ move, resolve, reject });
+    });
+  }
+
+  private commitQueued(): void {
+    const queued = this.queued;
+    this.queued = [];
+    const refused = new Map<QueuedMove, unknown>();
     try {
       this.transaction(() => {
-        this.statements.action.run({ gameId, index, action, at });
-        if (deal) this.statements.deal.run({ gameId, k: deal.k, layout: deal.layout });
-        if (result) this.statements.result.run({ gameId, ...counts, ...result });
-        else this.statements.progress.run({ gameId, ...counts });
+        for (const entry of queued) {
+          try {
+            // A savepoint each: a move refused by the log's key leaves the others of the batch.
+            this.transaction(() => this.write(entry.move));
+          } catch (error) {
+            if (!isIndexTaken(error)) throw error;
+            refused.set(entry, this.indexTaken(entry.move, error));
+          }
+        }
       });
     } catch (error) {
-      // Another process on this file stored that index first: the log's primary key decided.
-      if (!(error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')) throw error;
-      const stored = this.statements.storedAction.get({ gameId, index });
-      if (!stored) throw error;
-      throw new IndexTaken(gameId, index, stored.action);
+      // Nothing of the batch is stored: every move of it fails alike (a full disk, a lock).
+      for (const entry of queued) entry.reject(error);
+      return;
     }
+    for (const entry of queued) {
+      const reason = refused.get(entry);
+      if (reason === undefined) entry.resolve();
+      else entry.reject(reason);
+    }
+  }
+
+  private write({ gameId, index, action, at, deal, counts, result }: MoveWrite): void {
+    this.statements.action.run({ gameId, index, action, at });
+    if (deal) this.statements.deal.run({ gameId, k: deal.k, layout: deal.layout });
+    if (result) this.statements.result.run({ gameId, ...counts, ...result });
+    else this.statements.progress.run({ gameId, ...counts });
+  }
+
+  /** Another process on this file stored that index first: the log's primary key decided. */
+  private indexTaken({ gameId, index }: MoveWrite, error: unknown): unknown {
+    const stored = this.statements.storedAction.get({ gameId, index });
+    return stored ? new IndexTaken(gameId, index, stored.action) : error;
   }
 
   storageFailure(error: unknown): string | undefined {
@@ -121,6 +160,14 @@ export class SqliteGameStore implements GameStore {
     return changes > 0;
   }
 }
+
+interface QueuedMove {
+  readonly move: MoveWrite;
+  resolve(): void;
+  reject(reason: unknown): void;
+}
+
+const isIndexTaken = (error: unknown): boolean => error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 
 const STORED_GAME_COLUMNS = ['id', 'kind', 'playerId', 'raceId', 'variant', 'seed', 'status', 'startedAt', 'deadline', 'finishedAt'] as const satisfies readonly (keyof StoredGame)[];
 

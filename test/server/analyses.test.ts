@@ -49,7 +49,7 @@ async function runningRace(options: Partial<AppOptions> = {}, moves = 6) {
   await api(app, 'POST', `/api/races/${race.code}/start`, ana);
   clock.advance(0);
   const [gameA, gameB] = [await a.next('game'), await b.next('game')];
-  const played = autoplay(app, ana, gameA.gameId, moves);
+  const played = await autoplay(app, ana, gameA.gameId, moves);
   const finish = async () => {
     for (const [client, game] of [[a, gameA], [b, gameB]] as const) {
       client.send({ type: 'resign', gameId: game.gameId });
@@ -106,7 +106,7 @@ describe('game analyses', () => {
     const ana = await createPlayer(app, 'Ana');
     const { body } = await api(app, 'POST', '/api/daily/start', ana);
     const gameId: number = body.game.gameId;
-    const played = autoplay(app, ana, gameId);
+    const played = await autoplay(app, ana, gameId);
     expect((await api(app, 'GET', `/api/games/${gameId}`)).body.game.result.state).toBe('won');
     expect((await api(app, 'GET', `/api/games/${gameId}/analysis`, ana)).body).toMatchObject({ statusCode: 403, code: 'analysis-hidden' });
     expect((await api(app, 'GET', '/api/daily/2026-11-29/analysis', ana)).body).toMatchObject({ statusCode: 403, code: 'analysis-hidden' });

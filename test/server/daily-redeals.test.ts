@@ -33,12 +33,12 @@ describe('daily redeal streams', () => {
     const copy = await startDaily(bob);
     expect(copy.game.deals).toEqual(first.game.deals);
 
-    const played = autoplay(app, ana, first.game.gameId);
+    const played = await autoplay(app, ana, first.game.gameId);
     const firstRedeal = played.indexOf('R');
     expect(firstRedeal).toBeGreaterThan(0);
     // Bob copies Ana's moves up to and including her first redeal: the same cards are gathered.
     for (const [index, action] of played.slice(0, firstRedeal + 1).entries()) {
-      expect(app.games.play(bob, { gameId: copy.game.gameId, index, action })).toBeUndefined();
+      expect(await app.games.play(bob, { gameId: copy.game.gameId, index, action })).toBeUndefined();
     }
     const anaGame = now(app.games.get(first.game.gameId))!;
     const bobGame = now(app.games.get(copy.game.gameId))!;

@@ -69,7 +69,7 @@ describe('the daily seed', () => {
       open: true,
       seed: null,
     });
-    autoplay(app, ana, started.body.game.gameId, 5);
+    await autoplay(app, ana, started.body.game.gameId, 5);
 
     // Nothing a player can fetch while the day is open holds the seed or its secret part.
     const secretPart = seed.slice(-22);

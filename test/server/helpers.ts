@@ -100,7 +100,7 @@ export async function settledAnalysis(app: FastifyInstance, gameId: number, view
   return answer!;
 }
 
-/** The value of a call on the SQLite store, which answers in the same turn: a promise here would be a change of path. */
+/** The value of a call on the SQLite store that answers in the same turn (every call but a move, which waits for its turn's commit): a promise here would be a change of path. */
 export function now<T>(value: Pending<T>): T {
   if (value instanceof Promise) throw new Error('the SQLite path waited for a promise');
   return value;
@@ -108,15 +108,15 @@ export function now<T>(value: Pending<T>): T {
 
 /**
  * Plays `homeFirst` for `player` straight through the game service (the path every socket
- * action takes), at most `count` actions or to the end; returns the actions played.
+ * action takes), at most `count` actions or to the end; returns the actions played. Each move
+ * is awaited: the SQLite store commits the moves of a turn together, after the turn.
  */
-export function autoplay(app: FastifyInstance, player: TestPlayer, gameId: number, count = Number.POSITIVE_INFINITY): string[] {
+export async function autoplay(app: FastifyInstance, player: TestPlayer, gameId: number, count = Number.POSITIVE_INFINITY): Promise<string[]> {
   const game = now(app.games.get(gameId))!;
   const played: string[] = [];
   for (let action = homeFirst(game.position); action && played.length < count; action = homeFirst(game.position)) {
-    const refusal = app.games.play(player, { gameId, index: game.actions.length, action: makeAction(action) });
-    // The SQLite store answers at once: a promise here would be a change of path.
-    if (refusal) throw new Error(refusal instanceof Promise ? 'the move path waited' : `${refusal.code}: ${refusal.message}`);
+    const refusal = await app.games.play(player, { gameId, index: game.actions.length, action: makeAction(action) });
+    if (refusal) throw new Error(`${refusal.code}: ${refusal.message}`);
     played.push(game.actions[game.actions.length - 1]!);
   }
   return played;

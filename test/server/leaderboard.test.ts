@@ -46,13 +46,13 @@ async function playTheDay() {
     people[name] = { ...player, gameId: await start(app, player) };
   }
   const resign = (name: string) => expect(app.games.resign(people[name]!, people[name]!.gameId)).toBeUndefined();
-  for (const name of ['Ann', 'Bob', 'Cid', 'Dee', 'Fay']) autoplay(app, people[name]!, people[name]!.gameId, 30);
-  autoplay(app, people.Eve!, people.Eve!.gameId, 10);
-  autoplay(app, people.Gil!, people.Gil!.gameId, 5);
+  for (const name of ['Ann', 'Bob', 'Cid', 'Dee', 'Fay']) await autoplay(app, people[name]!, people[name]!.gameId, 30);
+  await autoplay(app, people.Eve!, people.Eve!.gameId, 10);
+  await autoplay(app, people.Gil!, people.Gil!.gameId, 5);
   clock.advance(5 * MINUTE);
-  autoplay(app, people.Bob!, people.Bob!.gameId);
+  await autoplay(app, people.Bob!, people.Bob!.gameId);
   clock.advance(5 * MINUTE);
-  autoplay(app, people.Ann!, people.Ann!.gameId);
+  await autoplay(app, people.Ann!, people.Ann!.gameId);
   clock.advance(5 * MINUTE);
   resign('Eve');
   clock.advance(5 * MINUTE);

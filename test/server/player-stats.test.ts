@@ -43,7 +43,7 @@ describe('GET /api/players/:id/stats', () => {
     await api(app, 'POST', `/api/races/${race.code}/start`, ana);
     clock.advance(0);
     const anaGame = (await app.races.gameOf(race.code, ana.id))!;
-    autoplay(app, ana, anaGame.id, 6);
+    await autoplay(app, ana, anaGame.id, 6);
     const home = anaGame.position.foundationCount();
     await app.games.resign(ana, anaGame.id);
     expect((await stats(ana.id)).variants).toEqual([
@@ -55,7 +55,7 @@ describe('GET /api/players/:id/stats', () => {
     // The day's deal, won by Ana (the test secret's first day is won without a redeal).
     const daily = (await api(app, 'POST', '/api/daily/start', ana)).body;
     clock.jump(42_000);
-    autoplay(app, ana, daily.game.gameId);
+    await autoplay(app, ana, daily.game.gameId);
     expect((await app.games.get(daily.game.gameId))!.state).toBe('won');
     expect((await stats(ana.id)).variants).toEqual([
       { variant: 'strict', games: 2, wins: 1, winRate: 0.5, averageFoundations: (home + 52) / 2, bestWinMs: 42_000, currentStreak: 1, bestStreak: 1 },

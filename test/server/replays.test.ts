@@ -118,8 +118,8 @@ describe('daily games', () => {
     const { app } = server;
     const gameA = await startDaily(app, ana);
     const gameB = await startDaily(app, bob);
-    autoplay(app, ana, gameA.gameId, 20);
-    autoplay(app, bob, gameB.gameId, 3);
+    await autoplay(app, ana, gameA.gameId, 20);
+    await autoplay(app, bob, gameB.gameId, 3);
 
     // In progress: the owner's record is the live game, without the seed.
     const live = now(app.games.get(gameA.gameId))!;
@@ -179,7 +179,7 @@ describe('a player history', () => {
     a.send({ type: 'resign', gameId: raceGame });
     await a.next('game-over');
     const won = await startDaily(app, ana);
-    autoplay(app, ana, won.gameId);
+    await autoplay(app, ana, won.gameId);
     clock.advance(12 * HOUR);
     const playing = await startDaily(app, ana);
 

@@ -48,7 +48,7 @@ async function deal(app: FastifyInstance, player: TestPlayer, code: string, k: n
 }
 
 /** Ends a dealt game at once, as a player resigning it would. */
-const resign = (app: FastifyInstance, player: TestPlayer, gameId: number) => expect(now(app.games.resign(player, gameId))).toBeUndefined();
+const resign = async (app: FastifyInstance, player: TestPlayer, gameId: number) => expect(await app.games.resign(player, gameId)).toBeUndefined();
 
 describe('a series', () => {
   it('is created strict by default with the benchmark beside it, and needs an identity', async () => {
@@ -140,8 +140,8 @@ describe('a series', () => {
     const { code } = await createSeries(app, ana);
     const dealt = await deal(app, ana, code, 1);
     const gameId = dealt.body.game.gameId;
-    autoplay(app, ana, gameId, 4);
-    resign(app, ana, gameId);
+    await autoplay(app, ana, gameId, 4);
+    await resign(app, ana, gameId);
     const answers = [
       dealt,
       await deal(app, ana, code, 2),
@@ -206,7 +206,7 @@ describe('a series', () => {
     for (let k = 1; k <= 100; k++) {
       const dealt = await deal(app, ana, code, k);
       expect(dealt.status, `deal ${k}`).toBe(201);
-      resign(app, ana, dealt.body.game.gameId);
+      await resign(app, ana, dealt.body.game.gameId);
     }
     const view: SeriesView = (await api(app, 'GET', `/api/series/${code}`, ana)).body.series;
     expect(view.me!.next).toBeNull();
@@ -233,11 +233,11 @@ describe('a series shared by link', () => {
     expect(bobDeal.deals).toEqual(anaDeal.deals);
 
     // Bob copies Ana's moves up to her first redeal: the same cards are gathered, and dealt otherwise.
-    const played = autoplay(app, ana, anaDeal.gameId);
+    const played = await autoplay(app, ana, anaDeal.gameId);
     const firstRedeal = played.indexOf('R');
     expect(firstRedeal).toBeGreaterThan(0);
     for (const [index, action] of played.slice(0, firstRedeal + 1).entries()) {
-      expect(app.games.play(bob, { gameId: bobDeal.gameId, index, action })).toBeUndefined();
+      expect(await app.games.play(bob, { gameId: bobDeal.gameId, index, action })).toBeUndefined();
     }
     const anaGame = now(app.games.get(anaDeal.gameId))!;
     const bobGame = now(app.games.get(bobDeal.gameId))!;
@@ -245,7 +245,7 @@ describe('a series shared by link', () => {
     for (const game of [anaGame, bobGame]) {
       expect(game.deals[1]).toEqual(makeLayout(redealLayout(attemptSeed(dealSeed(1), game.id), 1, layoutOf(game.deals[1]!).flat())));
     }
-    resign(app, bob, bobDeal.gameId);
+    await resign(app, bob, bobDeal.gameId);
     const anaCards = anaGame.position.foundationCount();
     const bobCards = bobGame.position.foundationCount();
 
@@ -278,7 +278,7 @@ describe('a series paused', () => {
     const cid = await createPlayer(app, 'Cid');
     const { code } = (await api(app, 'POST', '/api/series', cid, {})).body.series as SeriesView;
     const first = await deal(app, cid, code, 1);
-    const played = autoplay(app, cid, first.body.game.gameId, 5);
+    const played = await autoplay(app, cid, first.body.game.gameId, 5);
     await app.close();
 
     app = await open();
@@ -287,7 +287,7 @@ describe('a series paused', () => {
     const resumed = await deal(app, cid, code, 1);
     expect(resumed.status).toBe(200);
     expect(resumed.body.game).toMatchObject({ gameId: first.body.game.gameId, deals: [first.body.game.deals[0]], actions: played });
-    expect(autoplay(app, cid, first.body.game.gameId, 1)).toHaveLength(1);
+    expect(await autoplay(app, cid, first.body.game.gameId, 1)).toHaveLength(1);
     await app.close();
   });
 });

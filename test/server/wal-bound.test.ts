@@ -67,7 +67,7 @@ describe.each(['worker', 'auto'] as const)('the write-ahead log with %s checkpoi
     let moves = 0;
     for (const [i, code] of codes.entries()) {
       const creator = players[2 * i]!;
-      moves += autoplay(app, creator, now(app.races.gameOf(code, creator.id))!.id).length;
+      moves += (await autoplay(app, creator, now(app.races.gameOf(code, creator.id))!.id)).length;
     }
     expect(moves).toBeGreaterThan(3000);
     await measure('moves');
