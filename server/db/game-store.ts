@@ -105,19 +105,18 @@ export class SqliteGameStore implements GameStore {
   private commitQueued(): void {
     const queued = this.queued;
     this.queued = [];
-    const refused = new Map<QueuedMove, unknown>();
+    let refused = new Map<QueuedMove, unknown>();
     try {
-      this.transaction(() => {
-        for (const entry of queued) {
-          try {
-            // A savepoint each: a move refused by the log's key leaves the others of the batch.
-            this.transaction(() => this.write(entry.move));
-          } catch (error) {
-            if (!isIndexTaken(error)) throw error;
-            refused.set(entry, this.indexTaken(entry.move, error));
-          }
-        }
-      });
+      try {
+        this.transaction(() => {
+          for (const entry of queued) this.write(entry.move);
+        });
+      } catch (error) {
+        // Another process stored one of these indexes first (rare): the batch was rolled back;
+        // it is written again with a savepoint per move, so that move alone is refused.
+        if (!isIndexTaken(error)) throw error;
+        refused = this.commitEach(queued);
+      }
     } catch (error) {
       // Nothing of the batch is stored: every move of it fails alike (a full disk, a lock).
       for (const entry of queued) entry.reject(error);
@@ -128,6 +127,22 @@ export class SqliteGameStore implements GameStore {
       if (reason === undefined) entry.resolve();
       else entry.reject(reason);
     }
+  }
+
+  /** One transaction, a savepoint per move: the moves whose index is taken are left out, with their reason. */
+  private commitEach(queued: readonly QueuedMove[]): Map<QueuedMove, unknown> {
+    const refused = new Map<QueuedMove, unknown>();
+    this.transaction(() => {
+      for (const entry of queued) {
+        try {
+          this.transaction(() => this.write(entry.move));
+        } catch (error) {
+          if (!isIndexTaken(error)) throw error;
+          refused.set(entry, this.indexTaken(entry.move, error));
+        }
+      }
+    });
+    return refused;
   }
 
   private write({ gameId, index, action, at, deal, counts, result }: MoveWrite): void {
