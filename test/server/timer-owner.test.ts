@@ -145,7 +145,7 @@ describe('timers on two instances', () => {
     await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
     // Bob closes his socket on B: A, the owner, hears of it through shared presence, stores when he left and arms his grace period.
     sockets[1]!.close();
-    await vi.waitFor(async () => expect((await api(b.app, 'GET', `/api/races/${code}`)).body.race.racers[1].presence.state).toBe('reconnecting'), { interval: 20 });
+    await vi.waitFor(async () => expect((await api(b.app, 'GET', `/api/races/${code}`)).body.race.racers[1].presence.state).toBe('reconnecting'), { timeout: 10_000, interval: 20 });
 
     clock.advance(GRACE_MS);
     await settle(clock, async () => {
@@ -172,7 +172,7 @@ describe('timers on two instances', () => {
     await settle(clock, async () => expect(await raceState(b.app, running.code)).toBe('running'));
     const waiting = await startedRace(b.app);
     // The countdown and both time limits.
-    await vi.waitFor(() => expect(armed(a.app)).toBeGreaterThanOrEqual(3), { interval: 10 });
+    await vi.waitFor(() => expect(armed(a.app)).toBeGreaterThanOrEqual(3), { timeout: 10_000, interval: 10 });
     const deals = [vi.spyOn(a.app.games, 'create'), vi.spyOn(b.app.games, 'create')];
     const ends = [vi.spyOn(a.app.storage.games, 'endGame'), vi.spyOn(b.app.storage.games, 'endGame')];
 
@@ -233,6 +233,33 @@ describe('timers on two instances', () => {
     expect(ends.map((spy) => spy.mock.calls.length)).toEqual([3, 0]);
   });
 
+  it('leave a timer that is firing alone at a rescan: a deal or a lobby close still being stored is not started again', async () => {
+    const { clock, start } = await cluster();
+    const a = await start();
+    await owner(a.app);
+    const lobby = await createRace(a.app, await createPlayer(a.app, 'Ana'), { seats: 2 });
+    const { code } = await startedRace(a.app);
+    // The deal's games and the lobby's close wait until the rescan round is over.
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { games, races } = a.app.storage;
+    const [createGames, transition] = [games.createGames.bind(games), races.transition.bind(races)];
+    const creates = vi.spyOn(games, 'createGames').mockImplementation(async (...args) => held.then(() => createGames(...args)));
+    const closes = vi.spyOn(races, 'transition').mockImplementation(async (...args) => held.then(() => transition(...args)));
+    const rounds = vi.spyOn(a.app.races, 'rescan');
+
+    clock.advance(LOBBY_LIMIT_MS);
+    await vi.waitFor(() => expect([creates.mock.calls.length, closes.mock.calls.length]).toEqual([1, 1]), { timeout: 10_000, interval: 10 });
+    clock.advance(RESCAN_MS);
+    await vi.waitFor(() => expect(rounds).toHaveBeenCalled(), { timeout: 10_000, interval: 10 });
+    await rounds.mock.results[0]!.value;
+    clock.advance(0);
+    release();
+    await settle(clock, async () => expect(await raceState(a.app, code)).toBe('running'));
+    expect(await raceState(a.app, lobby.code)).toBe('closed');
+    expect([creates.mock.calls.length, closes.mock.calls.length]).toEqual([1, 1]);
+  });
+
   it('start no grace period at a rescan: a racer the owner has not yet heard connect elsewhere is not taken for gone', async () => {
     const { clock, start } = await cluster();
     const a = await start();
@@ -240,7 +267,7 @@ describe('timers on two instances', () => {
     const b = await start();
     const ana = await createPlayer(b.app, 'Ana');
     const socket = await Client.connect(b.wsBase, ana);
-    await vi.waitFor(() => expect(a.app.transport.isConnected(ana.id)).toBe(true), { interval: 10 });
+    await vi.waitFor(() => expect(a.app.transport.isConnected(ana.id)).toBe(true), { timeout: 10_000, interval: 10 });
     const { code } = await createRace(b.app, ana, { seats: 2 });
     // The owner's view of presence lags behind: as far as it knows, Ana has no socket.
     vi.spyOn(a.app.transport, 'isConnected').mockReturnValue(false);
@@ -248,7 +275,7 @@ describe('timers on two instances', () => {
     const rounds = vi.spyOn(a.app.races, 'rescan');
 
     clock.advance(RESCAN_MS);
-    await vi.waitFor(() => expect(rounds).toHaveBeenCalledTimes(1), { interval: 10 });
+    await vi.waitFor(() => expect(rounds).toHaveBeenCalledTimes(1), { timeout: 10_000, interval: 10 });
     await rounds.mock.results[0]!.value;
     expect(writes).not.toHaveBeenCalled();
     const race = (await b.app.storage.races.byCode(code))!;
@@ -270,7 +297,7 @@ describe('timers on two instances', () => {
     const ana = await createPlayer(b.app, 'Ana');
     const lobby = await createRace(b.app, ana, { seats: 2 });
     const { code } = await startedRace(b.app, { timeLimitSeconds: LIMIT_MS / 1000 });
-    await vi.waitFor(() => expect(armed(a.app)).toBeGreaterThanOrEqual(armed(b.app)), { interval: 10 });
+    await vi.waitFor(() => expect(armed(a.app)).toBeGreaterThanOrEqual(armed(b.app)), { timeout: 10_000, interval: 10 });
 
     clock.advance(COUNTDOWN_MS);
     await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
@@ -316,7 +343,9 @@ describe('timers on two instances', () => {
     clock.advance(COUNTDOWN_MS);
     await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
     sockets[2]!.close();
-    await vi.waitFor(async () => expect((await api(a.app, 'GET', `/api/races/${code}`)).body.race.racers[1].presence.state).toBe('reconnecting'), { interval: 20 });
+    await vi.waitFor(async () => expect((await api(a.app, 'GET', `/api/races/${code}`)).body.race.racers[1].presence.state).toBe('reconnecting'), { timeout: 10_000, interval: 20 });
+    // Only the owner heard it as a timer matter; the stale one arms Dan's grace period from the store too.
+    await b.app.races.rearm((await b.app.storage.races.byCode(code))!.id);
 
     // The second answers as if she had left, or finds her seat freed already (not-seated).
     const left = await Promise.all(apps.map((app) => api(app, 'POST', `/api/races/${lobby.code}/leave`, fay)));
@@ -335,7 +364,7 @@ describe('timers on two instances', () => {
     expect(await outcomes(ends)).toBe(1);
     // Told after the stored end (which the view shows first); a second one would come with it.
     const events = () => announced.flatMap((spy) => spy.mock.calls).map(([, event]) => `${event.kind} ${event.player?.name}`).sort();
-    await vi.waitFor(() => expect(events()).toContain('abandoned Dan'), { interval: 10 });
+    await vi.waitFor(() => expect(events()).toContain('abandoned Dan'), { timeout: 10_000, interval: 10 });
     expect(events()).toEqual(['abandoned Dan', 'left Fay', 'unseated Bob']);
     for (const socket of sockets) socket.close();
   });
@@ -374,10 +403,13 @@ describe('timers on two instances', () => {
     const b = await start();
     const [cleo, dan] = [await createPlayer(b.app, 'Cleo'), await createPlayer(b.app, 'Dan')];
     const tabs = await Promise.all([cleo, dan].map((player) => Client.connect(b.wsBase, player)));
+    const rearms = vi.spyOn(a.app.races, 'rearm');
     const { code } = await createRace(b.app, cleo, { seats: 2, timeLimitSeconds: LIMIT_MS / 1000 });
     await api(b.app, 'POST', `/api/races/${code}/join`, dan);
     await api(b.app, 'POST', `/api/races/${code}/start`, cleo);
-    await vi.waitFor(() => expect(armed(a.app)).toBeGreaterThanOrEqual(1), { interval: 10 });
+    // A has the countdown: the notices of both seats and of the start have been read.
+    await vi.waitFor(() => expect(rearms).toHaveBeenCalledTimes(3), { timeout: 10_000, interval: 10 });
+    await Promise.all(rearms.mock.results.map((result) => result.value));
     const deals = [vi.spyOn(a.app.games, 'create'), vi.spyOn(b.app.games, 'create')];
     const ends = [vi.spyOn(a.app.storage.games, 'endGame'), vi.spyOn(b.app.storage.games, 'endGame')];
 
@@ -411,6 +443,7 @@ describe('timers on two instances', () => {
     await api(b.app, 'POST', `/api/races/${code}/join`, dan);
     await api(b.app, 'POST', `/api/races/${code}/start`, cleo);
     clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
     await Promise.all(tabs.map((tab) => tab.next('game')));
     const watcher = await Client.connect(b.wsBase);
     watcher.send({ type: 'watch', code });
