@@ -69,8 +69,8 @@ export class PgRaceStore implements RaceStore {
 
   async unseat(raceId: number, playerId: number): Promise<FreedSeat | undefined> {
     return await this.db.transaction(async (tx) => {
-      // The race row's lock: a start, a close or another unseat of this race waits for this one, then sees what it did.
-      const [race] = await tx.select({ state: races.state, creatorId: races.creatorId }).from(races).where(eq(races.id, raceId)).for('update');
+      // The race row's lock (not its key's: joins may go on): a start, a close or another unseat of this race waits for this one, then sees what it did.
+      const [race] = await tx.select({ state: races.state, creatorId: races.creatorId }).from(races).where(eq(races.id, raceId)).for('no key update');
       if (race?.state !== 'lobby') return undefined;
       const freed = await tx.delete(raceEntries).where(entryOf(raceId, playerId)).returning({ playerId: raceEntries.playerId });
       if (freed.length === 0) return undefined;
