@@ -494,6 +494,8 @@ describe('timers on two instances', () => {
     const deals = vi.spyOn(b.app.games, 'create');
 
     await a.app.close();
+    // Nothing armed stays behind on the stopped one, its next rescan round included.
+    expect(armed(a.app)).toBe(0);
     await vi.waitFor(() => expect(b.app.timers.isOwner).toBe(true), { timeout: 5000, interval: 10 });
     clock.advance(COUNTDOWN_MS);
     await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
