@@ -99,12 +99,17 @@ export class RaceService {
     await this.lifecycle.rearm(race);
   }
 
-  /** On the timer owner, each rescan round: countdowns, lobby limits and grace periods stored with no timer here (a notice lost) are armed. */
+  /**
+   * On the timer owner, each rescan round: countdowns, lobby limits and grace periods stored with
+   * no timer here (a notice lost) are armed, and a race whose last game ended unfinished (its
+   * instance died before storing the standings) is finished.
+   */
   async rescan(): Promise<void> {
     for (const race of await this.store.inState('countdown')) {
       if (!this.countdowns.has(race.id)) this.armCountdown(race);
     }
     await this.lifecycle.rescan();
+    for (const race of await this.store.doneRunning()) await this.finishIfDone(race.id);
   }
 
   /** Stops timers; progress still waiting is sent first. */

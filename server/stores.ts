@@ -77,6 +77,8 @@ export interface RaceStore {
   liveEntries(): Pending<{ raceId: number; playerId: number; goneSince: number | null }[]>;
   /** Entries of every lobby, countdown and running race whose racer is stored as gone (a grace period running). */
   goneEntries(): Pending<{ raceId: number; playerId: number; goneSince: number }[]>;
+  /** Running races none of whose games is still playing: their standings are due. */
+  doneRunning(): Pending<RaceRow[]>;
   /** The lobbies, countdowns and running races `playerId` is seated in. */
   liveRacesOf(playerId: number): Pending<RaceRow[]>;
   /** The races `playerId` was seated in that finished at `since` or later. */

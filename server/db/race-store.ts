@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, notExists } from 'drizzle-orm';
 import type { FreedSeat, GameRow, NewRace, RaceEntryRow, RacerRow, RaceRow, RaceStore } from '../stores.js';
 import { transaction, type Db, type Transaction } from './index.js';
 import { games, players, raceEntries, races } from './schema.js';
@@ -102,6 +102,11 @@ export class SqliteRaceStore implements RaceStore {
       .innerJoin(races, eq(races.id, raceEntries.raceId))
       .where(and(inArray(races.state, [...LIVE_STATES]), isNotNull(raceEntries.goneSince)))
       .all() as { raceId: number; playerId: number; goneSince: number }[];
+  }
+
+  doneRunning(): RaceRow[] {
+    const playing = this.db.select({ id: games.id }).from(games).where(and(eq(games.raceId, races.id), eq(games.status, 'playing')));
+    return this.db.select().from(races).where(and(eq(races.state, 'running'), notExists(playing))).all();
   }
 
   liveRacesOf(playerId: number): RaceRow[] {

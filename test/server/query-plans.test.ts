@@ -72,14 +72,15 @@ const rescanReads = (deadlines: DeadlineStore, races: RaceStore): (() => unknown
   () => races.inState('lobby'),
   () => races.goneEntries(),
   () => races.liveEntries(),
+  () => races.doneRunning(),
 ];
 
 describe('query plans of the timer owner', () => {
-  it('reads deadlines, countdowns, lobbies and gone racers through indexes, never scanning games, races or seats', () => {
+  it('reads deadlines, countdowns, lobbies, gone racers and finished games through indexes, never scanning games, races or seats', () => {
     db = openDatabase(':memory:', {});
     // 'playing': the games_playing index covers that status only.
     const plans = plansOf(db.$client, () => rescanReads(new SqliteDeadlineStore(db!), new SqliteRaceStore(db!)).forEach((read) => read()), 'playing');
-    expect(plans).toHaveLength(5);
+    expect(plans).toHaveLength(6);
     const lines = plans.flatMap(({ plan }) => plan);
     expect(lines.filter((line) => /^SCAN /.test(line))).toEqual([]);
     expect(lines.some((line) => line.includes('INDEX games_playing'))).toBe(true);
@@ -125,7 +126,7 @@ describe('query plans on PostgreSQL', () => {
       const plans = await pgPlansOf(pgDb.$client, async () => {
           for (const read of rescanReads(new PgDeadlineStore(pgDb), new PgRaceStore(pgDb))) await read();
         }, ['enable_seqscan = off']);
-      expect(plans).toHaveLength(5);
+      expect(plans).toHaveLength(6);
       expect(plans.flatMap((plan) => ['games', 'races', 'race_entries'].flatMap((table) => plan.fullReads(table).map((read) => `${read}: ${plan.text}`)))).toEqual([]);
     } finally {
       await pgDb.$client.end();

@@ -233,6 +233,28 @@ describe('timers on two instances', () => {
     expect(ends.map((spy) => spy.mock.calls.length)).toEqual([3, 0]);
   });
 
+  it('finish at a rescan a race whose last game ended on an instance that did not store the standings', async () => {
+    const { clock, start } = await cluster();
+    const a = await start();
+    await owner(a.app);
+    const b = await start();
+    const { code } = await startedRace(b.app);
+    clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
+    // B ends both games and dies before it stores the standings.
+    vi.spyOn(b.app.storage.races, 'finish').mockResolvedValue(false);
+    const finishes = vi.spyOn(a.app.storage.races, 'finish');
+    const race = (await b.app.storage.races.byCode(code))!;
+    for (const game of await b.app.storage.races.games(race.id)) {
+      expect(await b.app.games.resign((await b.app.storage.players.byId(game.playerId))!, game.id)).toBeUndefined();
+    }
+    expect(await raceState(b.app, code)).toBe('running');
+
+    clock.advance(RESCAN_MS);
+    await settle(clock, async () => expect(await raceState(b.app, code)).toBe('finished'));
+    expect(finishes).toHaveBeenCalledTimes(1);
+  });
+
   it('leave a timer that is firing alone at a rescan: a deal or a lobby close still being stored is not started again', async () => {
     const { clock, start } = await cluster();
     const a = await start();
