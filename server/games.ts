@@ -343,9 +343,16 @@ export class GameService {
       game.position = position;
       game.actions.push(text);
       if (layout) game.deals.push(layout);
-      this.transport.toPlayerNow(game.playerId, { type: 'ack', gameId: game.id, index: nextIndex, action: text, ...(layout && { layout }) });
-      if (state === 'playing') this.announce(game);
-      else this.finish(game, state, at);
+      const ack: ServerMessageOf<'ack'> = { type: 'ack', gameId: game.id, index: nextIndex, action: text, ...(layout && { layout }) };
+      if (state !== 'playing') {
+        this.transport.toPlayerNow(game.playerId, ack);
+        this.finish(game, state, at);
+        return undefined;
+      }
+      // The race's progress first, held on the sockets until this turn ends: the ack written now
+      // then carries the mover's own progress frame in the same write, one system call instead of two.
+      this.announce(game);
+      this.transport.toPlayerNow(game.playerId, ack);
       return undefined;
     };
     // A write the storage could not make was rolled back, and nothing in memory has changed yet: the player may simply send it again.
