@@ -282,6 +282,39 @@ describe('timers on two instances', () => {
     expect([creates.mock.calls.length, closes.mock.calls.length]).toEqual([1, 1]);
   });
 
+  it('end a grace period from the stored time: a racer stored as gone since later than the timer knew is judged from then', async () => {
+    const { clock, start } = await cluster();
+    const a = await start();
+    await owner(a.app);
+    const [cleo, dan] = [await createPlayer(a.app, 'Cleo'), await createPlayer(a.app, 'Dan')];
+    const tabs = await Promise.all([cleo, dan].map((player) => Client.connect(a.wsBase, player)));
+    const { code } = await createRace(a.app, cleo, { seats: 2 });
+    await api(a.app, 'POST', `/api/races/${code}/join`, dan);
+    await api(a.app, 'POST', `/api/races/${code}/start`, cleo);
+    clock.advance(COUNTDOWN_MS);
+    await settle(clock, async () => expect(await raceState(a.app, code)).toBe('running'));
+    const race = (await a.app.storage.races.byCode(code))!;
+    tabs[1]!.close();
+    await vi.waitFor(async () => expect((await a.app.storage.races.entry(race.id, dan.id))?.goneSince).toBe(clock.now()), { timeout: 10_000, interval: 10 });
+    // He came back and left again on an instance whose news never reached this one.
+    const later = clock.now() + GRACE_MS / 2;
+    await a.app.storage.races.updateEntry(race.id, dan.id, { goneSince: later });
+
+    const entries = vi.spyOn(a.app.storage.races, 'entry');
+    const gameIds = vi.spyOn(a.app.storage.races, 'gameIdOf');
+    clock.advance(GRACE_MS);
+    // The timer read his entry and, once the turn that read it is over, had not gone on to his game.
+    await vi.waitFor(() => expect(entries).toHaveBeenCalled(), { timeout: 10_000, interval: 10 });
+    await Promise.all(entries.mock.results.map((result) => result.value));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gameIds).not.toHaveBeenCalled();
+    const dans = async () => (await api(a.app, 'GET', `/api/races/${code}`)).body.race.progress[1];
+    expect((await dans()).status).toBe('disconnected');
+    clock.advance(GRACE_MS / 2);
+    await settle(clock, async () => expect(await dans()).toMatchObject({ status: 'abandoned', finishedAt: later }));
+    tabs[0]!.close();
+  });
+
   it('start no grace period at a rescan: a racer the owner has not yet heard connect elsewhere is not taken for gone', async () => {
     const { clock, start } = await cluster();
     const a = await start();
