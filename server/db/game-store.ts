@@ -1,18 +1,20 @@
 import Database from 'better-sqlite3';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { IndexTaken, type GameEnd, type GameStore, type MoveLog, type MoveWrite, type NewGameRow, type RaceStart, type StoredGame } from '../ports.js';
+import { IndexTaken, type GameEnd, type GameStore, type MoveLog, type MoveWrite, type NewGameRow, type Pending, type RaceStart, type StoredGame } from '../ports.js';
 import { noteStorageFailure, transaction, type Db, type Transaction } from './index.js';
 import { gameActions, gameDeals, games, races } from './schema.js';
 
 /**
- * The game store on SQLite. Every call answers in the same turn except `appendMove`: moves are
- * committed together at the end of the turn that received them (group commit), and each is
- * acknowledged by the game service only once that commit has returned.
+ * The game store on SQLite. Every call answers in the same turn, except the moves that come
+ * after the first of a busy turn: those are committed together at the end of that turn (group
+ * commit). The game service acknowledges each move only once its commit has returned.
  */
 export class SqliteGameStore implements GameStore {
   /** The move's writes, prepared once: building SQL per move would cost more than writing it. */
   private readonly statements;
   private readonly transaction: Transaction;
+  /** Whether a move was committed in this turn of the event loop: the next ones wait for its end. */
+  private turnHasMove = false;
   private queued: QueuedMove[] = [];
 
   constructor(private readonly db: Db) {
@@ -90,16 +92,30 @@ export class SqliteGameStore implements GameStore {
   }
 
   /**
-   * Stores a move with the others received in this turn of the event loop: one transaction for
-   * all of them, committed once the turn's I/O callbacks have run (before any timer), and each
-   * move's promise settled after that commit. A commit's fixed cost (locks, the WAL's frame
-   * headers, pages shared by several moves) is then paid once per busy turn, not once per move.
+   * Stores a move. The first move of a turn of the event loop is committed at once and answers
+   * in the same turn, as a move alone always did (a quiet server's acks wait for nothing). The
+   * moves after it in the same turn (a busy server reads many sockets per turn) are committed
+   * together once the turn's I/O callbacks have run, before any timer, and each one's promise
+   * settles after that commit: one commit's fixed cost (locks, frame headers, pages shared by
+   * several moves) for all of them instead of one each.
    */
-  appendMove(move: MoveWrite): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.queued.length === 0) setImmediate(() => this.commitQueued());
-      this.queued.push({ move, resolve, reject });
-    });
+  appendMove(move: MoveWrite): Pending<void> {
+    if (this.turnHasMove) {
+      return new Promise((resolve, reject) => void this.queued.push({ move, resolve, reject }));
+    }
+    this.turnHasMove = true;
+    setImmediate(() => this.endTurn());
+    try {
+      this.transaction(() => this.write(move));
+    } catch (error) {
+      if (!isIndexTaken(error)) throw error;
+      throw this.indexTaken(move, error);
+    }
+  }
+
+  private endTurn(): void {
+    this.turnHasMove = false;
+    if (this.queued.length > 0) this.commitQueued();
   }
 
   private commitQueued(): void {

@@ -2,8 +2,8 @@
 // call: creating, loading, appending, ending. A game's work still happens in order, each move is
 // acknowledged only once its write has resolved, a failed write changes nothing, a game being
 // loaded is loaded once, and shutdown waits for what is in flight. The SQLite store, for its
-// part, answers every call in the same turn except a move, which it commits with the others of
-// its turn once the turn is over.
+// part, answers every call in the same turn, except the moves after the first of a turn: it
+// commits those together once the turn is over.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -260,44 +260,52 @@ describe('GameService on a store that answers later', () => {
 });
 
 describe('GameService on SQLite', () => {
-  it('answers every call but a move in the same turn', () => {
+  it('answers every call in the same turn, a move included when it is the first of its turn', () => {
     const { db, player } = openStore();
-    const { games } = serviceOn(new SqliteGameStore(db));
+    const { games, acks } = serviceOn(new SqliteGameStore(db));
     const created = games.create([{ kind: 'race', playerId: player.id, variant: 'strict', seed: 'ports-1', startedAt: 0 }]);
     expect(Array.isArray(created)).toBe(true);
     const [game] = created as ReturnType<GameService['live']>[];
+    const [action] = firstActions(game!.deals[0]!, 1);
+    expect(games.play(player, { gameId: game!.id, index: 0, action: action! })).toBeUndefined();
+    expect(acks()).toEqual([0]);
     expect(games.resign(player, game!.id)).toBeUndefined();
-    expect(games.get(game!.id)).toMatchObject({ state: 'resigned', actions: [] });
+    expect(games.get(game!.id)).toMatchObject({ state: 'resigned', actions: [action] });
     expect(games.loadPlaying()).toBeUndefined();
   });
 
-  it('commits the moves received in one turn together, and acknowledges each only after that commit', async () => {
+  it('commits the moves after the first of a turn together, and acknowledges each only after that commit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lucie-group-commit-'));
     try {
       // SQLite's own checkpoint off, so the log keeps every frame written: one commit writes each page it changed once.
       db = openDatabase(dir, { checkpoints: 'auto' });
       db.$client.pragma('wal_autocheckpoint = 0');
       const player = db.insert(players).values({ name: 'Ana', tokenHash: 'h', createdAt: 0 }).returning({ id: players.id, name: players.name }).get();
-      const { games, acks } = serviceOn(new SqliteGameStore(db));
+      const store = new SqliteGameStore(db);
+      const { games, acks } = serviceOn(store);
       const seats = games.create(['a', 'b', 'c', 'd'].map((seed) => ({ kind: 'race' as const, playerId: player.id, variant: 'strict' as const, seed: `ports-${seed}`, startedAt: 0 })));
       const created = seats as NonNullable<ReturnType<GameService['live']>>[];
+      const stored = () => created.map((game) => (store.loadMoveLog(game.id) as MoveLog).actions.length);
       // Frames written since the last call: the checkpoint copies them all, so the next commit starts the log over.
       const frames = () => (db!.$client.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0]!.log;
+      await flush();
       frames();
 
-      // Four moves in one turn: nothing is stored or acknowledged until the turn is over.
+      // Four moves in one turn: the first is stored and acknowledged at once, the other three only once the turn is over.
       const turn = created.map((game) => games.play(player, { gameId: game.id, index: 0, action: firstActions(game.deals[0]!, 1)[0]! }));
-      expect(turn.every((outcome) => outcome instanceof Promise)).toBe(true);
-      expect(acks()).toEqual([]);
-      expect(created.map((game) => (new SqliteGameStore(db!).loadMoveLog(game.id) as MoveLog).actions.length)).toEqual([0, 0, 0, 0]);
+      expect(turn.map((outcome) => outcome instanceof Promise)).toEqual([false, true, true, true]);
+      expect(acks()).toEqual([0]);
+      expect(stored()).toEqual([1, 0, 0, 0]);
       expect(await Promise.all(turn)).toEqual([undefined, undefined, undefined, undefined]);
       expect(acks()).toEqual([0, 0, 0, 0]);
-      // One commit: the games' page and the move log's page, once each.
-      expect(frames()).toBe(2);
+      expect(stored()).toEqual([1, 1, 1, 1]);
+      // Two commits: each writes the games' page and the move log's page once.
+      expect(frames()).toBe(4);
 
-      // The same four moves' successors, one per turn: a commit each.
+      // The four next moves, one per turn: a commit each.
       for (const game of created) {
-        expect(await games.play(player, { gameId: game.id, index: 1, action: firstActions(game.deals[0]!, 2)[1]! })).toBeUndefined();
+        await flush();
+        expect(games.play(player, { gameId: game.id, index: 1, action: firstActions(game.deals[0]!, 2)[1]! })).toBeUndefined();
       }
       expect(frames()).toBe(8);
     } finally {
@@ -309,20 +317,25 @@ describe('GameService on SQLite', () => {
     const { db, player } = openStore();
     const store = new SqliteGameStore(db);
     const { games, acks } = serviceOn(store);
-    const [mine, taken] = games.create(['e', 'f'].map((seed) => ({ kind: 'race' as const, playerId: player.id, variant: 'strict' as const, seed: `ports-${seed}`, startedAt: 0 }))) as NonNullable<ReturnType<GameService['live']>>[];
+    const specs = ['e', 'f', 'g'].map((seed) => ({ kind: 'race' as const, playerId: player.id, variant: 'strict' as const, seed: `ports-${seed}`, startedAt: 0 }));
+    const [first, taken, last] = games.create(specs) as NonNullable<ReturnType<GameService['live']>>[];
     // Two different legal first actions of the second game: the player sends one, another writer stored the other.
     const [sent, other] = unwrap(Position.start('strict', layoutOf(taken!.deals[0]!))).legalActions().map(makeAction);
     const turn = [
-      games.play(player, { gameId: mine!.id, index: 0, action: firstActions(mine!.deals[0]!, 1)[0]! }),
+      games.play(player, { gameId: first!.id, index: 0, action: firstActions(first!.deals[0]!, 1)[0]! }),
       games.play(player, { gameId: taken!.id, index: 0, action: sent! }),
+      games.play(player, { gameId: last!.id, index: 0, action: firstActions(last!.deals[0]!, 1)[0]! }),
     ];
-    // Before the turn's commit, another writer on the file stores its action at index 0 of the second game.
+    // Before the turn's group commit, another writer on the file stores its action at index 0 of the second game.
     db.$client.prepare('insert into game_actions (game_id, action_index, action, at) values (?, 0, ?, 0)').run(taken!.id, other!);
-    const [played, refused] = await Promise.all(turn);
-    expect(played).toBeUndefined();
+    const [played, refused, playedToo] = await Promise.all(turn);
+    expect([played, playedToo]).toEqual([undefined, undefined]);
     expect(refused).toMatchObject({ code: 'index-conflict', field: 'index', nextIndex: 1 });
-    expect(acks()).toEqual([0]);
-    expect((store.loadMoveLog(mine!.id) as MoveLog).actions).toHaveLength(1);
-    expect((store.loadMoveLog(taken!.id) as MoveLog).actions).toEqual([other]);
+    expect(acks()).toEqual([0, 0]);
+    expect([first, taken, last].map((game) => (store.loadMoveLog(game!.id) as MoveLog).actions)).toEqual([
+      [firstActions(first!.deals[0]!, 1)[0]],
+      [other],
+      [firstActions(last!.deals[0]!, 1)[0]],
+    ]);
   });
 });
