@@ -15,7 +15,7 @@ import type { Clock } from './clock.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
 import type { GameService } from './games.js';
-import { soleOwner, type TimerOwner } from './ownership.js';
+import { releaseTimer, soleOwner, type TimerOwner } from './ownership.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import type { ClosedReason, PlayerView, RaceEvent } from '../contract/index.js';
 import type { PlayerStore, RaceRow, RaceStore } from './stores.js';
@@ -212,7 +212,7 @@ export class RaceLifecycle {
         },
       );
       // Held while it acts: a rescan meanwhile, reading the racer still gone, leaves it alone.
-      void after(over, () => this.release(this.graceTimers, id, timer));
+      void after(over, () => releaseTimer(this.graceTimers, id, timer));
     });
     this.graceTimers.set(id, timer);
   }
@@ -260,14 +260,9 @@ export class RaceLifecycle {
         },
       );
       // Held while it acts, as a grace period.
-      void after(closed, () => this.release(this.lobbyTimers, race.id, timer));
+      void after(closed, () => releaseTimer(this.lobbyTimers, race.id, timer));
     });
     this.lobbyTimers.set(race.id, timer);
-  }
-
-  /** Forgets a timer that has done its work, unless it was armed again meanwhile. */
-  private release<K>(timers: Map<K, () => void>, id: K, timer: () => void): void {
-    if (timers.get(id) === timer) timers.delete(id);
   }
 
   /**

@@ -24,3 +24,11 @@ export interface TimerOwner {
 
 /** A single instance: it owns every timer, and nobody else needs telling. */
 export const soleOwner = (clock: Clock): TimerOwner => ({ clock, isOwner: true, shared: false, changed() {} });
+
+/**
+ * Forgets a timer once its work is done (stored), unless it was armed again meanwhile. A timer
+ * stays in its table while it acts, so a rescan round then finds it and does not start it again.
+ */
+export function releaseTimer<K>(timers: Map<K, () => void>, id: K, timer: () => void): void {
+  if (timers.get(id) === timer) timers.delete(id);
+}

@@ -18,7 +18,7 @@ import { Coalescer } from './coalescer.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
 import type { GameService, LiveGame } from './games.js';
-import { soleOwner, type TimerOwner } from './ownership.js';
+import { releaseTimer, soleOwner, type TimerOwner } from './ownership.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { presenceOf } from './presence.js';
@@ -292,9 +292,7 @@ export class RaceService {
         },
       );
       // Held until the deal is stored: a rescan meanwhile, reading the race still in countdown, leaves it alone.
-      void after(dealt, () => {
-        if (this.countdowns.get(raceId) === timer) this.countdowns.delete(raceId);
-      });
+      void after(dealt, () => releaseTimer(this.countdowns, raceId, timer));
     });
     this.countdowns.set(raceId, timer);
   }

@@ -71,19 +71,23 @@ export default fp<{ redisUrl?: string; lease: TimerLease }>(
     redis.on('error', () => {});
     /** Takeovers and rescan rounds, one after the other. */
     let taking: Promise<void> = Promise.resolve();
+    /** Runs each service's step in order: one failing must not leave the others' timers unarmed. */
+    const runEach = async (steps: readonly (() => Pending<void>)[], failure: string): Promise<void> => {
+      for (const step of steps) {
+        try {
+          await step();
+        } catch (error) {
+          app.log.error({ err: error }, failure);
+        }
+      }
+    };
     let cancelRound = (): void => {};
     // On the owned clock: losing the lease cancels the next round with every other timer.
     const nextRound = (): void => {
       cancelRound();
       cancelRound = clock.setTimer(rescanMs, () => {
         taking = taking.then(async () => {
-          for (const round of rounds) {
-            try {
-              await round();
-            } catch (error) {
-              app.log.error({ err: error }, 'cannot rescan the stored timers');
-            }
-          }
+          await runEach(rounds, 'cannot rescan the stored timers');
           nextRound();
         });
       });
@@ -100,16 +104,7 @@ export default fp<{ redisUrl?: string; lease: TimerLease }>(
         }
         app.log.info('timer lease acquired: arming every timer from the store');
         nextRound();
-        taking = taking.then(async () => {
-          for (const resume of takeovers) {
-            // One service failing to resume must not leave the others unarmed.
-            try {
-              await resume();
-            } catch (error) {
-              app.log.error({ err: error }, 'cannot arm timers on taking over');
-            }
-          }
-        });
+        taking = taking.then(() => runEach(takeovers, 'cannot arm timers on taking over'));
       },
     });
     const timers: Timers = {

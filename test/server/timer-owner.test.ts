@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DAY_MS, dayOf, dayStart } from '../../contract/day.js';
 import type { OwnedClock } from '../../server/scale/owned-clock.js';
 import type { RaceView } from '../../contract/index.js';
-import { api, Client, createPlayer, createRace, ManualClock, startServer, type TestServer } from './helpers.js';
+import { api, Client, createPlayer, createRace, ManualClock, startServer, type TestPlayer, type TestServer } from './helpers.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
 import { relay } from './relay.js';
 
@@ -103,6 +103,22 @@ async function startedRace(app: FastifyInstance, options: object = {}): Promise<
   return { code };
 }
 
+/** Two instances: A, the timer owner, reaches Redis through a relay the test can cut; B directly. */
+async function ownerBehindRelay(start: Cluster['start']): Promise<{ link: Awaited<ReturnType<typeof relay>>; a: TestServer; b: TestServer }> {
+  const link = await relay(new URL(redisUrl()));
+  cleanups.push(() => link.close());
+  const a = await start({ redisUrl: link.url });
+  await owner(a.app);
+  return { link, a, b: await start() };
+}
+
+/** Cleo and Dan, made on `server`, each with a socket there. */
+async function cleoAndDan(server: TestServer): Promise<{ cleo: TestPlayer; dan: TestPlayer; tabs: Client[] }> {
+  const [cleo, dan] = [await createPlayer(server.app, 'Cleo'), await createPlayer(server.app, 'Dan')];
+  const tabs = await Promise.all([cleo, dan].map((player) => Client.connect(server.wsBase, player)));
+  return { cleo, dan, tabs };
+}
+
 describe('timers on two instances', () => {
   it('run on the lease holder only: a race started elsewhere is dealt once, by the owner, and its time limit ends it once', async () => {
     const { clock, start } = await cluster();
@@ -162,11 +178,7 @@ describe('timers on two instances', () => {
 
   it('move to the other instance when the owner loses Redis: its pending countdown and time limits fire there, once', async () => {
     const { clock, start } = await cluster();
-    const link = await relay(new URL(redisUrl()));
-    cleanups.push(() => link.close());
-    const a = await start({ redisUrl: link.url });
-    await owner(a.app);
-    const b = await start();
+    const { link, a, b } = await ownerBehindRelay(start);
     const running = await startedRace(b.app, { timeLimitSeconds: LIMIT_MS / 1000 });
     clock.advance(COUNTDOWN_MS);
     await settle(clock, async () => expect(await raceState(b.app, running.code)).toBe('running'));
@@ -451,13 +463,8 @@ describe('timers on two instances', () => {
 
   it('deal once when the owner loses Redis as its countdown ends, whichever of the two deals', async () => {
     const { clock, start } = await cluster();
-    const link = await relay(new URL(redisUrl()));
-    cleanups.push(() => link.close());
-    const a = await start({ redisUrl: link.url });
-    await owner(a.app);
-    const b = await start();
-    const [cleo, dan] = [await createPlayer(b.app, 'Cleo'), await createPlayer(b.app, 'Dan')];
-    const tabs = await Promise.all([cleo, dan].map((player) => Client.connect(b.wsBase, player)));
+    const { link, a, b } = await ownerBehindRelay(start);
+    const { cleo, dan, tabs } = await cleoAndDan(b);
     const rearms = vi.spyOn(a.app.races, 'rearm');
     const { code } = await createRace(b.app, cleo, { seats: 2, timeLimitSeconds: LIMIT_MS / 1000 });
     await api(b.app, 'POST', `/api/races/${code}/join`, dan);
@@ -487,13 +494,8 @@ describe('timers on two instances', () => {
 
   it('store and tell, on taking over, a racer who left while nobody owned the timers', async () => {
     const { clock, start } = await cluster();
-    const link = await relay(new URL(redisUrl()));
-    cleanups.push(() => link.close());
-    const a = await start({ redisUrl: link.url });
-    await owner(a.app);
-    const b = await start();
-    const [cleo, dan] = [await createPlayer(b.app, 'Cleo'), await createPlayer(b.app, 'Dan')];
-    const tabs = await Promise.all([cleo, dan].map((player) => Client.connect(b.wsBase, player)));
+    const { link, a, b } = await ownerBehindRelay(start);
+    const { cleo, dan, tabs } = await cleoAndDan(b);
     const { code } = await createRace(b.app, cleo, { seats: 2 });
     await api(b.app, 'POST', `/api/races/${code}/join`, dan);
     await api(b.app, 'POST', `/api/races/${code}/start`, cleo);
