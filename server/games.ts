@@ -496,7 +496,9 @@ export class GameService {
 
   /** Ends a playing game without an action (resignation, time limit). */
   private end(game: LiveGame, state: EndState, at: number): Pending<undefined> {
-    const stored = this.store.endGame({ gameId: game.id, status: state, finishedAt: at, rankKey: rankKey(game.position.foundationCount(), at - game.startedAt) });
+    const foundations = game.position.foundationCount();
+    const counts = { foundations, redealsUsed: game.position.redealsUsed, moves: game.actions.length };
+    const stored = this.store.endGame({ gameId: game.id, status: state, finishedAt: at, rankKey: rankKey(foundations, at - game.startedAt), counts });
     const commit = (ended: boolean): undefined => {
       // Ended already, elsewhere: that end stands and was told there; this copy is forgotten.
       if (ended) this.finish(game, state, at);

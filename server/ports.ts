@@ -68,7 +68,10 @@ export interface RaceStart {
   readonly capAt: number | null;
 }
 
-/** One move as stored: the log row, the deal of a redeal, the game's counts, its result when the move ends it. */
+/**
+ * One move as stored: the log row with the cards home after it, the deal of a redeal, and, when
+ * the move ends the game, its result and counts (while it plays they are read from the log).
+ */
 export interface MoveWrite {
   readonly gameId: number;
   readonly index: number;
@@ -76,7 +79,7 @@ export interface MoveWrite {
   readonly at: number;
   /** Set on a redeal: the layout dealt, stored as deal `k`. */
   readonly deal?: { readonly k: number; readonly layout: string[] };
-  readonly counts: { readonly foundations: number; readonly redealsUsed: number; readonly moves: number };
+  readonly counts: GameCounts;
   /** Set when the move ends the game. */
   readonly result?: { readonly status: 'won' | 'out-of-moves'; readonly finishedAt: number; readonly rankKey: number };
 }
@@ -103,6 +106,15 @@ export interface GameEnd {
   readonly status: EndState;
   readonly finishedAt: number;
   readonly rankKey: number;
+  /** As they stand at the end: stored with the result. */
+  readonly counts: GameCounts;
+}
+
+/** What a game has done so far: cards home, redeals used, actions played. */
+export interface GameCounts {
+  readonly foundations: number;
+  readonly redealsUsed: number;
+  readonly moves: number;
 }
 
 /** A game's move log: every dealt layout (makeLayout strings, k = 0 first) and the actions in order. */

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import type { BoardRow, DailyStore, GameRow } from '../stores.js';
 import type { Db } from './index.js';
-import { dailyTallies, games, players, secrets } from './schema.js';
+import { currentGameRow, dailyTallies, games, players, secrets } from './schema.js';
 
 /** The daily board on SQLite, every query prepared once: the leaderboard answers in microseconds. */
 export class SqliteDailyStore implements DailyStore {
@@ -65,7 +65,7 @@ export class SqliteDailyStore implements DailyStore {
         .prepare(),
       seed: db.select({ seed: games.seed }).from(games).where(eq(games.day, day)).limit(1).prepare(),
       attempt: db
-        .select()
+        .select(currentGameRow)
         .from(games)
         .where(and(eq(games.playerId, sql.placeholder('playerId')), eq(games.day, day)))
         .prepare(),

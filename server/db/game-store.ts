@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { IndexTaken, type GameEnd, type GameStore, type MoveLog, type MoveWrite, type NewGameRow, type Pending, type RaceStart, type StoredGame } from '../ports.js';
+import { storedGameColumns } from './game-columns.js';
 import { noteStorageFailure, transaction, type Db, type Transaction } from './index.js';
 import { gameActions, gameDeals, games, races } from './schema.js';
 
@@ -24,7 +25,7 @@ export class SqliteGameStore implements GameStore {
     this.statements = {
       action: db
         .insert(gameActions)
-        .values({ gameId: id, index: sql.placeholder('index'), action: sql.placeholder('action'), at: sql.placeholder('at') })
+        .values({ gameId: id, index: sql.placeholder('index'), action: sql.placeholder('action'), at: sql.placeholder('at'), foundations: sql.placeholder('foundations') })
         .prepare(),
       storedAction: db
         .select({ action: gameActions.action })
@@ -32,13 +33,6 @@ export class SqliteGameStore implements GameStore {
         .where(and(eq(gameActions.gameId, id), eq(gameActions.index, sql.placeholder('index'))))
         .prepare(),
       deal: db.insert(gameDeals).values({ gameId: id, k: sql.placeholder('k'), layout: sql.placeholder('layout') }).prepare(),
-      // A move that leaves the game playing changes only its counts: writing the unchanged status
-      // again would rewrite the `games_playing` index too, one more page in every commit.
-      progress: db
-        .update(games)
-        .set({ foundations: value('foundations'), redealsUsed: value('redealsUsed'), moves: value('moves') })
-        .where(eq(games.id, id))
-        .prepare(),
       result: db
         .update(games)
         .set({
@@ -161,11 +155,11 @@ export class SqliteGameStore implements GameStore {
     return refused;
   }
 
+  /** A move that leaves the game playing writes its log alone: the game's row is one more page per commit. */
   private write({ gameId, index, action, at, deal, counts, result }: MoveWrite): void {
-    this.statements.action.run({ gameId, index, action, at });
+    this.statements.action.run({ gameId, index, action, at, foundations: counts.foundations });
     if (deal) this.statements.deal.run({ gameId, k: deal.k, layout: deal.layout });
     if (result) this.statements.result.run({ gameId, ...counts, ...result });
-    else this.statements.progress.run({ gameId, ...counts });
   }
 
   /** Another process on this file stored that index first: the log's primary key decided. */
@@ -182,10 +176,10 @@ export class SqliteGameStore implements GameStore {
     return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
   }
 
-  endGame({ gameId, status, finishedAt, rankKey }: GameEnd): boolean {
+  endGame({ gameId, status, finishedAt, rankKey, counts }: GameEnd): boolean {
     const { changes } = this.db
       .update(games)
-      .set({ status, finishedAt, rankKey })
+      .set({ ...counts, status, finishedAt, rankKey })
       .where(and(eq(games.id, gameId), eq(games.status, 'playing')))
       .run();
     return changes > 0;
@@ -199,13 +193,6 @@ interface QueuedMove {
 }
 
 const isIndexTaken = (error: unknown): boolean => error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-
-const STORED_GAME_COLUMNS = ['id', 'kind', 'playerId', 'raceId', 'variant', 'seed', 'status', 'startedAt', 'deadline', 'finishedAt'] as const satisfies readonly (keyof StoredGame)[];
-
-/** The columns a StoredGame is read from, in either dialect's `games` table (both name them alike). */
-export function storedGameColumns<Table extends Record<(typeof STORED_GAME_COLUMNS)[number], unknown>>(table: Table): Pick<Table, (typeof STORED_GAME_COLUMNS)[number]> {
-  return Object.fromEntries(STORED_GAME_COLUMNS.map((name) => [name, table[name]])) as Pick<Table, (typeof STORED_GAME_COLUMNS)[number]>;
-}
 
 /** A game's stored move log, read straight from the database (also for tools and benchmarks). */
 export function loadMoveLog(db: Db, gameId: number): MoveLog {

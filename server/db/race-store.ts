@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, isNotNull, notExists } from 'drizzle-orm';
 import type { FreedSeat, GameRow, NewRace, RaceEntryRow, RacerRow, RaceRow, RaceStore } from '../stores.js';
 import { transaction, type Db, type Transaction } from './index.js';
-import { games, players, raceEntries, races } from './schema.js';
+import { currentGameRow, games, players, raceEntries, races } from './schema.js';
 
 const LIVE_STATES = ['lobby', 'countdown', 'running'] as const;
 const entryOf = (raceId: number, playerId: number) => and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId));
@@ -130,7 +130,7 @@ export class SqliteRaceStore implements RaceStore {
   }
 
   games(raceId: number): GameRow[] {
-    return this.db.select().from(games).where(eq(games.raceId, raceId)).all();
+    return this.db.select(currentGameRow).from(games).where(eq(games.raceId, raceId)).all();
   }
 
   gameIdOf(raceId: number, playerId: number): number | undefined {

@@ -1,11 +1,11 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { RaceLogs, ReplayStore, SummaryRow } from '../stores.js';
 import type { Db } from './index.js';
-import { gameActions, gameDeals, games, players, raceEntries, races, series } from './schema.js';
+import { currentGameRow, gameActions, gameDeals, games, players, raceEntries, races, series } from './schema.js';
 
 const summaryRows = (db: Db) =>
   db
-    .select({ game: games, name: players.name, raceCode: races.code, raceState: races.state, raceRank: raceEntries.rank, seriesCode: series.code })
+    .select({ game: currentGameRow, name: players.name, raceCode: races.code, raceState: races.state, raceRank: raceEntries.rank, seriesCode: series.code })
     .from(games)
     .innerJoin(players, eq(players.id, games.playerId))
     .leftJoin(races, eq(races.id, games.raceId))
@@ -43,7 +43,7 @@ export class SqliteReplayStore implements ReplayStore {
   }
 
   raceLogs(raceId: number): RaceLogs {
-    const rows = this.db.select().from(games).where(eq(games.raceId, raceId)).all();
+    const rows = this.db.select(currentGameRow).from(games).where(eq(games.raceId, raceId)).all();
     const ids = rows.map((game) => game.id);
     return {
       games: rows,

@@ -5,6 +5,7 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'driz
 import { VARIANT_IDS } from '../../shared/index.js';
 import type { GameAnalysis } from '../../contract/http.js';
 import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../contract/vocabulary.js';
+import { gameRowColumns } from './game-columns.js';
 
 export const players = sqliteTable('players', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -90,7 +91,11 @@ export const series = sqliteTable('series', {
   index('series_creator').on(table.creatorId),
 ]);
 
-/** One player's game. Its move log is game_deals + game_actions; the columns below are its result so far. */
+/**
+ * One player's game. Its move log is game_deals + game_actions. Its counts (cards home, redeals,
+ * moves) are written when it is dealt and when it ends; while it plays they are read from its log
+ * (game-columns.ts), so that a move writes its log row alone.
+ */
 export const games = sqliteTable(
   'games',
   {
@@ -182,9 +187,14 @@ export const gameActions = sqliteTable(
     index: integer('action_index').notNull(),
     action: text('action').notNull(),
     at: integer('at').notNull(),
+    /** Cards on the foundations after this action; null in rows stored before migration 0009. */
+    foundations: integer('foundations'),
   },
   (table) => [primaryKey({ columns: [table.gameId, table.index] })],
 );
+
+/** A game's row as players see it now: a playing game's counts come from its log (game-columns.ts). */
+export const currentGameRow = gameRowColumns(games, gameActions, gameDeals);
 
 /**
  * A game's analysis (server/analyses.ts), written by the background solver once the game's seed

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, max, sql } from 'drizzle-orm';
 import type { GameRow, SeriesRow, SeriesStore, SeriesTally } from '../stores.js';
 import type { Db } from './index.js';
-import { games, players, series } from './schema.js';
+import { currentGameRow, games, players, series } from './schema.js';
 
 /** A player's tallies over their games of a series (one group per player and series). */
 const tally = {
@@ -38,7 +38,7 @@ export class SqliteSeriesStore implements SeriesStore {
   /** Read from the games_series_player_deal index. */
   gamesOf(seriesId: number, playerId: number): GameRow[] {
     return this.db
-      .select()
+      .select(currentGameRow)
       .from(games)
       .where(and(eq(games.seriesId, seriesId), eq(games.playerId, playerId)))
       .orderBy(asc(games.seriesDeal))

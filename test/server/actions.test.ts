@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeAction, makeLayout, redealLayout } from '../../shared/index.js';
-import { gameActions, gameDeals, games } from '../../server/db/schema.js';
+import { currentGameRow, gameActions, gameDeals, games } from '../../server/db/schema.js';
 import {
   api,
   Client,
@@ -97,23 +97,36 @@ describe('action indexes', () => {
 });
 
 describe('the stored game', () => {
-  it('keeps its counts in step with every move and takes its result with the last one', async () => {
-    const row = () => server.app.db.select().from(games).where(eq(games.id, mirror.gameId)).get()!;
-    for (let moves = 1; moves <= 3; moves++) {
-      await play(a, mirror, mirror.choose()!);
-      const { position } = mirror;
-      expect(row()).toMatchObject({ status: 'playing', moves, foundations: position.foundationCount(), redealsUsed: position.redealsUsed, finishedAt: null });
-    }
+  const counted = () => server.app.db.select(currentGameRow).from(games).where(eq(games.id, mirror.gameId)).get()!;
+  const stored = () => server.app.db.select().from(games).where(eq(games.id, mirror.gameId)).get()!;
+  const countsOf = ({ position, actions }: Mirror) => ({ moves: actions.length, foundations: position.foundationCount(), redealsUsed: position.redealsUsed });
+
+  it('writes a move as its log row alone, reads the counts of a playing game from its log, and stores them with the result', async () => {
+    const dealt = stored();
+    await play(a, mirror, { type: 'redeal' });
+    for (let i = 0; i < 3; i++) await play(a, mirror, mirror.choose()!);
+    expect(counted()).toMatchObject({ status: 'playing', ...countsOf(mirror), finishedAt: null });
+    expect(mirror.position.redealsUsed).toBe(1);
+    // The game's own row has not been written since it was dealt.
+    expect(stored()).toEqual(dealt);
+    const log = server.app.db.select().from(gameActions).where(eq(gameActions.gameId, mirror.gameId)).all();
+    expect(log.at(-1)).toMatchObject({ index: 3, foundations: mirror.position.foundationCount() });
+
     await playToEnd(a, mirror);
     const over = await a.next('game-over');
     expect(over.status.state).not.toBe('playing');
-    expect(row()).toMatchObject({
-      status: over.status.state,
-      moves: mirror.actions.length,
-      foundations: mirror.position.foundationCount(),
-      redealsUsed: mirror.position.redealsUsed,
-      finishedAt: over.status.finishedAt,
-    });
+    const ended = { status: over.status.state, ...countsOf(mirror), finishedAt: over.status.finishedAt };
+    expect(stored()).toMatchObject(ended);
+    expect(counted()).toMatchObject(ended);
+  });
+
+  it('stores the counts with a resignation, which writes no log row', async () => {
+    for (let i = 0; i < 2; i++) await play(a, mirror, mirror.choose()!);
+    await play(a, mirror, { type: 'redeal' });
+    a.send({ type: 'resign', gameId: mirror.gameId });
+    expect((await a.next('game-over')).status.state).toBe('resigned');
+    expect(stored()).toMatchObject({ status: 'resigned', ...countsOf(mirror) });
+    expect(stored()).toMatchObject({ moves: 3, redealsUsed: 1 });
   });
 });
 

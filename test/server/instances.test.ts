@@ -122,7 +122,12 @@ describe('instances sharing one PostgreSQL', () => {
     // Each index once in the log, holding the acknowledged move; the game's counts agree.
     const rows = await sql.query('select action_index, action from game_actions where game_id = $1 order by action_index', [game.gameId]);
     expect(rows.rows.map((row) => [row.action_index, row.action])).toEqual(mirror.actions.map((action, index) => [index, action]));
-    expect((await sql.query('select moves from games where id = $1', [game.gameId])).rows[0].moves).toBe(mirror.index);
+    const last = await sql.query('select foundations from game_actions where game_id = $1 order by action_index desc limit 1', [game.gameId]);
+    expect(last.rows[0].foundations).toBe(mirror.position.foundationCount());
+    for (const instance of [one, two]) {
+      const { progress } = (await instance.api('GET', `/api/races/${race.code}`)).body.race;
+      expect(progress.find((racer: { gameId: number }) => racer.gameId === game.gameId)).toMatchObject({ moves: mirror.index, foundations: mirror.position.foundationCount() });
+    }
     // Either instance resyncs the same log.
     for (const client of [a1, a2]) {
       client.send({ type: 'resync', gameId: game.gameId, lastIndex: -1 });

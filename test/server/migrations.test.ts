@@ -1,5 +1,6 @@
 // Migrations carry stored games forward: a database made before 0004 keeps every move, in
-// order, in the move log that 0004 rebuilds WITHOUT ROWID (one page per move in the WAL).
+// order, in the move log that 0004 rebuilds WITHOUT ROWID (one page per move in the WAL); a game
+// in play across 0009 keeps its counts, then takes them from its log.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,9 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { closeDatabase, DB_FILE, openDatabase } from '../../server/db/index.js';
+import { currentGameRow, games } from '../../server/db/schema.js';
 
 const MIGRATIONS = new URL('../../migrations', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -49,7 +52,26 @@ describe('migration 0004, the move log without rowid', () => {
         { game_id: 1, action_index: 1, action: 'f2>f1', at: 7 },
       ]);
       // The key still refuses a second action at an index.
-      expect(() => db.$client.exec("insert into game_actions values (1, 1, 'f3>f1', 9)")).toThrow(/UNIQUE|PRIMARY KEY/);
+      expect(() => db.$client.exec("insert into game_actions (game_id, action_index, action, at) values (1, 1, 'f3>f1', 9)")).toThrow(/UNIQUE|PRIMARY KEY/);
+    } finally {
+      await closeDatabase(db);
+    }
+  });
+});
+
+describe('migration 0009, the cards home in the move log', () => {
+  it('reads a game in play across it from its own counts until its next move, then from its log', async () => {
+    const dataDir = databaseBefore(9);
+    const sqlite = new Database(join(dataDir, DB_FILE));
+    // What every move wrote before 0009: the game's counts, in its row.
+    sqlite.exec('update games set foundations = 2, moves = 2 where id = 1');
+    sqlite.close();
+    const db = openDatabase(dataDir);
+    try {
+      const counted = () => db.select(currentGameRow).from(games).where(eq(games.id, 1)).get()!;
+      expect(counted()).toMatchObject({ foundations: 2, moves: 2, redealsUsed: 0 });
+      db.$client.exec("insert into game_actions (game_id, action_index, action, at, foundations) values (1, 2, 'f3>h', 9, 3)");
+      expect(counted()).toMatchObject({ foundations: 3, moves: 3, redealsUsed: 0 });
     } finally {
       await closeDatabase(db);
     }

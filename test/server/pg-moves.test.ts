@@ -1,9 +1,10 @@
 // The database decides which move is stored at an index, whichever instance sends it.
+import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgDatabase, type PgDb } from '../../server/db/pg/index.js';
 import { appendMove, type MoveWrite } from '../../server/db/pg/moves.js';
-import { games, players } from '../../server/db/pg/schema.js';
+import { currentGameRow, games, players } from '../../server/db/pg/schema.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
 
 let database: TestDatabase;
@@ -59,18 +60,28 @@ describe('appending a move on PostgreSQL', () => {
 
   it('refuses the loser of two conflicting actions with the winner, and writes none of its changes', async () => {
     const gameId = await newGame();
-    const outcomes = await Promise.all([
-      appendMove(instances[0], move(gameId, 0, 'a1')),
-      appendMove(instances[1], move(gameId, 0, 'r', { k: 1, layout: ['AS 2S 3S'] })),
-    ]);
+    // One ends the game (its result and counts go to the game's row), the other redeals (a deal row).
+    const last: MoveWrite = { ...move(gameId, 0, 'a1'), counts: { foundations: 52, redealsUsed: 0, moves: 1 }, result: { status: 'won', finishedAt: 1000, rankKey: 7 } };
+    const outcomes = await Promise.all([appendMove(instances[0], last), appendMove(instances[1], move(gameId, 0, 'r', { k: 1, layout: ['AS 2S 3S'] }))]);
     const winner = outcomes[0].stored ? 'a1' : 'r';
     expect(outcomes.filter((outcome) => outcome.stored)).toHaveLength(1);
     expect(outcomes).toContainEqual({ stored: false, conflict: winner });
     const deals = await rows('select k from game_deals where game_id = $1', [gameId]);
-    const [game] = await rows('select moves, redeals_used from games where id = $1', [gameId]);
-    // The loser's deal and counts were rolled back with its insert.
+    const [game] = await rows('select status, foundations, moves, rank_key::int from games where id = $1', [gameId]);
+    const log = await rows('select action, foundations from game_actions where game_id = $1', [gameId]);
+    // The loser's deal or result was rolled back with its insert.
     expect(deals).toEqual(winner === 'r' ? [{ k: 1 }] : []);
-    expect(game).toEqual({ moves: 1, redeals_used: winner === 'r' ? 1 : 0 });
+    expect(game).toEqual(winner === 'r' ? { status: 'playing', foundations: 0, moves: 0, rank_key: null } : { status: 'won', foundations: 52, moves: 1, rank_key: 7 });
+    expect(log).toEqual([{ action: winner, foundations: winner === 'r' ? 0 : 52 }]);
+  });
+
+  it('leaves the game row of a playing game alone: its counts are read from the log', async () => {
+    const gameId = await newGame();
+    for (let index = 0; index < 3; index++) expect(await appendMove(instances[index % 2]!, move(gameId, index, `m${index}`))).toEqual({ stored: true });
+    const [game] = await rows('select status, foundations, moves from games where id = $1', [gameId]);
+    expect(game).toEqual({ status: 'playing', foundations: 0, moves: 0 });
+    const [counted] = await instances[0].select(currentGameRow).from(games).where(eq(games.id, gameId));
+    expect(counted).toMatchObject({ status: 'playing', foundations: 2, moves: 3, redealsUsed: 0 });
   });
 
   it('keeps one gap-free log when instances take turns and race on every index', async () => {

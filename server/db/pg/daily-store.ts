@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import type { BoardRow, DailyStore, GameRow } from '../../stores.js';
 import type { PgDb } from './index.js';
-import { dailyTallies, games, players, secrets } from './schema.js';
+import { currentGameRow, dailyTallies, games, players, secrets } from './schema.js';
 
 /** PostgreSQL answers counts and sums as bigint and numeric, which node-postgres reads as strings. */
 const total = (expression: ReturnType<typeof sql>) => expression.mapWith(Number);
@@ -92,7 +92,7 @@ export class PgDailyStore implements DailyStore {
 
   async attempt(playerId: number, day: string): Promise<GameRow | undefined> {
     const [row] = await this.db
-      .select()
+      .select(currentGameRow)
       .from(games)
       .where(and(eq(games.playerId, playerId), eq(games.day, day)));
     return row;

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { IndexTaken, type GameEnd, type GameStore, type MoveLog, type MoveWrite, type NewGameRow, type RaceStart, type StoredGame } from '../../ports.js';
-import { storedGameColumns } from '../game-store.js';
+import { storedGameColumns } from '../game-columns.js';
 import type { PgDb } from './index.js';
 import { appendMove } from './moves.js';
 import { gameActions, gameDeals, games, races } from './schema.js';
@@ -64,10 +64,10 @@ export class PgGameStore implements GameStore {
     if (!outcome.stored) throw new IndexTaken(move.gameId, move.index, outcome.conflict);
   }
 
-  async endGame({ gameId, status, finishedAt, rankKey }: GameEnd): Promise<boolean> {
+  async endGame({ gameId, status, finishedAt, rankKey, counts }: GameEnd): Promise<boolean> {
     const ended = await this.db
       .update(games)
-      .set({ status, finishedAt, rankKey })
+      .set({ ...counts, status, finishedAt, rankKey })
       .where(and(eq(games.id, gameId), eq(games.status, 'playing')))
       .returning({ id: games.id });
     return ended.length > 0;

@@ -12,17 +12,18 @@ export type MoveOutcome = { stored: true } | { stored: false; conflict: string }
 const UNIQUE_VIOLATION = '23505';
 
 /**
- * One statement, so one round trip and its own transaction: the log row, the deal of a redeal
- * and the game's counts and result. Data-modifying CTEs always run, and any failure (the
- * log's primary key taken) undoes the whole statement.
+ * One statement, so one round trip and its own transaction: the log row with the cards home after
+ * it, the deal of a redeal and, when the move ends the game, its result and counts (a playing
+ * game's counts are read from its log: a move leaves the game's row, and its lock, alone).
+ * Data-modifying CTEs always run, and any failure (the log's primary key taken) undoes the
+ * whole statement.
  */
 const APPEND = {
   name: 'lucie-append-move',
-  text: `with logged as (insert into game_actions (game_id, action_index, action, at) values ($1, $2, $3, $4)),
+  text: `with logged as (insert into game_actions (game_id, action_index, action, at, foundations) values ($1, $2, $3, $4, $7)),
     dealt as (insert into game_deals (game_id, k, layout) select $1, $5, $6::jsonb where $5::integer is not null)
-    update games set foundations = $7, redeals_used = $8, moves = $9,
-      status = coalesce($10, status), finished_at = coalesce($11, finished_at), rank_key = coalesce($12, rank_key)
-    where id = $1`,
+    update games set foundations = $7, redeals_used = $8, moves = $9, status = $10, finished_at = $11, rank_key = $12
+    where id = $1 and $10::text is not null`,
 };
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, isNotNull, notExists, sql } from 'drizzle-orm';
 import type { FreedSeat, GameRow, NewRace, RaceEntryRow, RacerRow, RaceRow, RaceStore } from '../../stores.js';
 import type { PgDb } from './index.js';
-import { games, players, raceEntries, races } from './schema.js';
+import { currentGameRow, games, players, raceEntries, races } from './schema.js';
 
 const LIVE_STATES = ['lobby', 'countdown', 'running'] as const;
 const entryOf = (raceId: number, playerId: number) => and(eq(raceEntries.raceId, raceId), eq(raceEntries.playerId, playerId));
@@ -135,7 +135,7 @@ export class PgRaceStore implements RaceStore {
   }
 
   async games(raceId: number): Promise<GameRow[]> {
-    return await this.db.select().from(games).where(eq(games.raceId, raceId));
+    return await this.db.select(currentGameRow).from(games).where(eq(games.raceId, raceId));
   }
 
   async gameIdOf(raceId: number, playerId: number): Promise<number | undefined> {

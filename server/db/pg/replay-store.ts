@@ -1,11 +1,11 @@
 import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import type { RaceLogs, ReplayStore, SummaryRow } from '../../stores.js';
 import type { PgDb } from './index.js';
-import { gameActions, gameDeals, games, players, raceEntries, races, series } from './schema.js';
+import { currentGameRow, gameActions, gameDeals, games, players, raceEntries, races, series } from './schema.js';
 
 const summaryRows = (db: PgDb) =>
   db
-    .select({ game: games, name: players.name, raceCode: races.code, raceState: races.state, raceRank: raceEntries.rank, seriesCode: series.code })
+    .select({ game: currentGameRow, name: players.name, raceCode: races.code, raceState: races.state, raceRank: raceEntries.rank, seriesCode: series.code })
     .from(games)
     .innerJoin(players, eq(players.id, games.playerId))
     .leftJoin(races, eq(races.id, games.raceId))
@@ -31,7 +31,7 @@ export class PgReplayStore implements ReplayStore {
   }
 
   async raceLogs(raceId: number): Promise<RaceLogs> {
-    const rows = await this.db.select().from(games).where(eq(games.raceId, raceId));
+    const rows = await this.db.select(currentGameRow).from(games).where(eq(games.raceId, raceId));
     const ids = rows.map((game) => game.id);
     const [deals, actions] = await Promise.all([
       this.db.select().from(gameDeals).where(inArray(gameDeals.gameId, ids)).orderBy(asc(gameDeals.gameId), asc(gameDeals.k)),

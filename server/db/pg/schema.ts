@@ -7,6 +7,7 @@ import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex }
 import { VARIANT_IDS } from '../../../shared/index.js';
 import type { GameAnalysis } from '../../../contract/http.js';
 import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../../contract/vocabulary.js';
+import { gameRowColumns } from '../game-columns.js';
 
 const millis = (name: string) => bigint(name, { mode: 'number' });
 
@@ -88,7 +89,11 @@ export const series = pgTable('series', {
   index('series_creator').on(table.creatorId),
 ]);
 
-/** One player's game. Its move log is game_deals + game_actions; the columns below are its result so far. */
+/**
+ * One player's game. Its move log is game_deals + game_actions. Its counts (cards home, redeals,
+ * moves) are written when it is dealt and when it ends; while it plays they are read from its log
+ * (game-columns.ts), so that a move writes its log row alone.
+ */
 export const games = pgTable(
   'games',
   {
@@ -179,9 +184,14 @@ export const gameActions = pgTable(
     index: integer('action_index').notNull(),
     action: text('action').notNull(),
     at: millis('at').notNull(),
+    /** Cards on the foundations after this action; null in rows stored before migration 0008. */
+    foundations: integer('foundations'),
   },
   (table) => [primaryKey({ columns: [table.gameId, table.index] })],
 );
+
+/** A game's row as players see it now: a playing game's counts come from its log (game-columns.ts). */
+export const currentGameRow = gameRowColumns(games, gameActions, gameDeals);
 
 /** A game's analysis, written by the background solver once the game's seed is public; no row: pending. */
 export const gameAnalyses = pgTable('game_analyses', {

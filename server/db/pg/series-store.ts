@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, max, sql } from 'drizzle-orm';
 import type { GameRow, SeriesRow, SeriesStore, SeriesTally } from '../../stores.js';
 import type { PgDb } from './index.js';
-import { games, players, series } from './schema.js';
+import { currentGameRow, games, players, series } from './schema.js';
 
 /** As on SQLite; PostgreSQL answers sums as bigint, which node-postgres reads as strings. */
 const tally = {
@@ -37,7 +37,7 @@ export class PgSeriesStore implements SeriesStore {
 
   async gamesOf(seriesId: number, playerId: number): Promise<GameRow[]> {
     return await this.db
-      .select()
+      .select(currentGameRow)
       .from(games)
       .where(and(eq(games.seriesId, seriesId), eq(games.playerId, playerId)))
       .orderBy(asc(games.seriesDeal));
