@@ -155,7 +155,7 @@ export class SqliteGameStore implements GameStore {
     return refused;
   }
 
-  /** A move that leaves the game playing writes its log alone: the game's row is one more page per commit. */
+  /** A move that leaves the game playing writes its log row alone: writing the game's row too would be one more page per commit. */
   private write({ gameId, index, action, at, deal, counts, result }: MoveWrite): void {
     this.statements.action.run({ gameId, index, action, at, foundations: counts.foundations });
     if (deal) this.statements.deal.run({ gameId, k: deal.k, layout: deal.layout });
