@@ -5,7 +5,7 @@ import { ERROR_STATUS, type HttpError as HttpErrorBody } from '../contract/index
 import { systemClock, type Clock } from './clock.js';
 import { STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './db/index.js';
 import { Refusal } from './errors.js';
-import { fastifyErrorAnswer, refusalAnswer, RouteTable, validatorCompiler } from './http.js';
+import { fastifyErrorAnswer, refuseNullBodies, refusalAnswer, RouteTable, validatorCompiler } from './http.js';
 import { Hub } from './hub.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './lifecycle.js';
 import type { PruningRules } from './pruning.js';
@@ -106,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('hub', new Hub());
   // Requests are read and answers written with each route's zod schemas (contract/http.ts).
   app.setValidatorCompiler(validatorCompiler);
+  refuseNullBodies(app);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   const routeTable = new RouteTable();

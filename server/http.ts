@@ -1,4 +1,4 @@
-import type { FastifyError, FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
 import type { ZodType } from 'zod';
 import { ERROR_STATUS, httpError, type ErrorCode, type HttpError } from '../contract/index.js';
 import { describeZodError, Refusal } from './errors.js';
@@ -24,6 +24,24 @@ export const validatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema, http
     return { error: new Refusal(code, message, field === undefined ? {} : { field }) };
   };
 };
+
+/**
+ * JSON bodies read by fastify's own parser (with its refusal of prototype keys), except a top-level
+ * `null`: fastify gives a request sent without a body a null body too, which the validator reads
+ * as "no body, take the defaults". Every body of this API is an object; `null` is refused as `[]` is.
+ */
+export function refuseNullBodies(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  // parseAs 'string': the body arrives as a string, as the default parser takes it.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    parse(request, body as string, (error, value) => {
+      if (error) done(error);
+      else if (value === null) done(new Refusal('invalid-body', 'the body is JSON null: send an object, or no body at all'));
+      else done(null, value);
+    }),
+  );
+}
 
 /** The error answers every route declares beside its own (the contract's one error shape). */
 export const ERROR_ANSWERS = { '4xx': httpError, '5xx': httpError } as const;

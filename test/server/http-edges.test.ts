@@ -83,6 +83,16 @@ describe('bodies', () => {
     const { body } = await refused({ method: 'POST', url: `/api/races/${code}/kick`, headers: auth(), payload: { playerId: 'Bob' } }, 'invalid-body');
     expect(body).toMatchObject({ field: 'playerId', message: 'playerId: Invalid input: expected number, received string' });
   });
+
+  it('a JSON null is a body, and not an object: refused even where every field has a default', async () => {
+    const { body } = await refused({ method: 'POST', url: '/api/races', headers: { ...auth(), 'content-type': 'application/json' }, payload: 'null' }, 'invalid-body');
+    expect(body.message).toBe('the body is JSON null: send an object, or no body at all');
+    // Sent with no body at all, the same request takes the defaults.
+    const created = await app.inject({ method: 'POST', url: '/api/races', headers: auth() });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().race).toMatchObject({ variant: 'strict', seats: 8, timeLimitSeconds: null });
+    before = dbState(app);
+  });
 });
 
 describe('query strings and path parameters', () => {
