@@ -6,8 +6,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { cardName, DECK, type Card } from '../../shared/index.js';
+import { DB_FILE } from '../../server/db/index.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SHOTS = '/tmp/lucie-shots';
@@ -38,6 +40,8 @@ export async function freePort(): Promise<number> {
 
 export interface RunningServer {
   base: string;
+  /** Deals race `code` from `seed` when it starts, for a test that needs one known deal (race seeds are random). */
+  setRaceSeed(code: string, seed: string): void;
   stop(): Promise<void>;
 }
 
@@ -69,6 +73,15 @@ export async function startServer(env: Readonly<Record<string, string>> = {}): P
   }
   return {
     base,
+    setRaceSeed(code, seed) {
+      // The server reads a race from its database when it starts it: a second connection may change it before.
+      const db = new Database(join(dataDir, DB_FILE));
+      try {
+        db.prepare('update races set seed = ? where code = ?').run(seed, code);
+      } finally {
+        db.close();
+      }
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
