@@ -27,12 +27,12 @@ const BREAKS = [
   { name: 'ties-split', file: 'server/standings.ts', find: 'key === sortedKeys[i - 1] ? ranks[i - 1]!', replace: 'false ? ranks[i - 1]!', breaks: 'exact ties get different ranks' },
   { name: 'ties-dense', file: 'server/standings.ts', find: ': start + i + 1));', replace: ': ranks[i - 1]! + 1));', breaks: 'ranks after a tie are dense (1, 1, 2) instead of competition ranks (1, 1, 3)' },
   { name: 'unfinished-first', file: 'server/standings.ts', find: 'finisher.finishedAt ?? TIME_SPAN', replace: 'finisher.finishedAt ?? 0', breaks: 'an unfinished racer ranks before finished ones with as many cards' },
-  { name: 'race-ends-early', file: 'server/races.ts', find: "rows.some(({ game }) => game.status === 'playing')", replace: "rows.every(({ game }) => game.status === 'playing')", breaks: 'a race finishes while someone is still playing' },
+  { name: 'race-ends-early', file: 'server/races.ts', find: "played.some(({ game }) => game.status === 'playing')", replace: "played.every(({ game }) => game.status === 'playing')", breaks: 'a race finishes while someone is still playing' },
   // What stays hidden.
   { name: 'race-seed-early', file: 'server/races.ts', find: 'seed: finished ? race.seed : null,', replace: 'seed: race.seed,', breaks: 'a race’s seed is shown before it is finished' },
   { name: 'race-record-early', file: 'server/replays.ts', find: "return row.raceState === 'finished';", replace: 'return true;', breaks: 'a race game’s moves and seed are public before the race ends' },
   { name: 'daily-record-early', file: 'server/replays.ts', find: 'return this.daily.isOver(row.game.day!);', replace: 'return true;', breaks: 'a daily game’s moves are public while the day is open' },
-  { name: 'daily-seed-early', file: 'server/daily.ts', find: 'seed: over ? this.seedOf(day) : null,', replace: 'seed: this.seedOf(day),', breaks: 'the daily seed is shown while the day is open' },
+  { name: 'daily-seed-early', file: 'server/daily.ts', find: 'seed: over ? await this.seedOf(day) : null,', replace: 'seed: await this.seedOf(day),', breaks: 'the daily seed is shown while the day is open' },
   { name: 'race-replay-early', file: 'server/race-replay.ts', find: "if (row.state !== 'finished') {", replace: "if (row.state === 'lobby') {", breaks: 'a race’s replay (every board and move) is served while it runs' },
   // Storage (server/db/game-store.ts).
   { name: 'redeal-not-stored', file: 'server/db/game-store.ts', find: '    if (deal) this.statements.deal.run', replace: '      if (deal && false) this.statements.deal.run', breaks: 'a redeal’s layout is not stored' },
