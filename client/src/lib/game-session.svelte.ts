@@ -44,6 +44,19 @@ export interface OwnGame {
 
 export type GameMessage = ServerMessageOf<'game'>;
 
+/** What `OwnGame` plays on the player's board: a session over the socket, or practice's game made in the page. */
+export interface PlayedGame {
+  /** What the board shows, null until the game is known. */
+  readonly position: Position | null;
+  /** The actions offered now (none while a move is on its way or the game is over). */
+  readonly legal: readonly Action[];
+  /** Whether the player may still move (else the board is a view). */
+  readonly playing: boolean;
+  /** A refusal or loss to show in the board's message line. */
+  readonly notice: string | null;
+  act(action: Action): void;
+}
+
 /**
  * One ranked game of this player over the websocket, whatever it belongs to (a race seat, the
  * daily seed). Moves show at once (optimistic) and are reconciled with the server's acks: an
@@ -51,7 +64,7 @@ export type GameMessage = ServerMessageOf<'game'>;
  * reconnects, resubscribes and resends what was never acknowledged. A subclass says how to
  * subscribe, which `game` snapshots are its own, and when moves may be made.
  */
-export abstract class GameSession {
+export abstract class GameSession implements PlayedGame {
   game = $state.raw<OwnGame | null>(null);
   pending = $state.raw<readonly Pending[]>([]);
   connection = $state<ConnectionState>('connecting');
