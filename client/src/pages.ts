@@ -7,7 +7,7 @@ import type { ParamsOf, PathOf, RouteName } from './lib/routes.js';
  * first shown: the first load carries one page's code, not every page's (the budget:
  * test/repo/bundle-size.test.ts).
  */
-export const VIEWS: { readonly [N in RouteName]: () => Promise<{ default: Component<ParamsOf<PathOf<N>>> }> } = {
+const VIEWS: { readonly [N in RouteName]: () => Promise<{ default: Component<ParamsOf<PathOf<N>>> }> } = {
   start: () => import('./views/Start.svelte'),
   race: () => import('./views/RacePage.svelte'),
   raceReplay: () => import('./views/RaceReplay.svelte'),

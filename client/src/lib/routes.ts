@@ -27,7 +27,7 @@ export type ParamsOf<P extends string> = {
 };
 
 /** The header's navigation tabs: a page's section is the tab shown as current. */
-export const SECTIONS = ['race', 'daily', 'practice', 'history', 'record'] as const;
+const SECTIONS = ['race', 'daily', 'practice', 'history', 'record'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 interface RouteSpec<P extends string> {
