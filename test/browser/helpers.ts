@@ -48,10 +48,11 @@ export interface RunningServer {
 /**
  * `server/main.ts` run from its sources through tsx (the code under test, no server build to
  * wait for; `npm start`'s compiled server has its own test), serving TEST_CLIENT_DIR on a free
- * port with a fresh data directory; `env` overrides its settings (a short grace period).
+ * port (or `port`, to restart on the same origin) with a fresh data directory; `env` overrides
+ * its settings (a short grace period).
  */
-export async function startServer(env: Readonly<Record<string, string>> = {}): Promise<RunningServer> {
-  const port = await freePort();
+export async function startServer(env: Readonly<Record<string, string>> = {}, port?: number): Promise<RunningServer> {
+  port ??= await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'lucie-browser-data-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
     cwd: ROOT,
@@ -100,7 +101,7 @@ export interface Browser {
 }
 
 /** One Chromium profile (its own localStorage, so its own player), launched the way Debian's build needs (flags below). */
-export async function openBrowser(viewport: { width: number; height: number }, options: { hasTouch?: boolean } = {}): Promise<Browser> {
+export async function openBrowser(viewport: { width: number; height: number }, options: { hasTouch?: boolean; serviceWorkers?: 'allow' | 'block' } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'lucie-browser-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
