@@ -61,5 +61,9 @@ describe('installing Lucie', () => {
     const { url, errors } = (await session.send('Page.getAppManifest')) as { url: string; errors: { message: string }[] };
     expect(url).toBe(`${server.base}/manifest.webmanifest`);
     expect(errors).toEqual([]);
+    // The check does see what is missing: a document of the same origin with no manifest fails it.
+    await page.goto(`${server.base}/api/health`);
+    const bare = (await session.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+    expect(bare.installabilityErrors.map((error) => error.errorId)).toContain('no-manifest');
   });
 });
