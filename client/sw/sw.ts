@@ -50,15 +50,28 @@ self.addEventListener('fetch', (event) => {
   else if (strategy === 'replay') event.respondWith(replay(event.request));
 });
 
-/** The server's answer while it gives one; this version's page when it cannot (offline, server down). */
+/**
+ * How long a page waits for the network before the cached page is shown instead: a phone with a
+ * weak signal may neither answer nor fail for a minute.
+ */
+const NETWORK_WAIT_MS = 4000;
+
+/**
+ * The server's answer while it gives one in time; this version's page when it cannot (offline,
+ * server down or answering 5xx, or too slow), or the network's late answer if nothing is cached.
+ */
 async function page(event: FetchEvent): Promise<Response> {
-  try {
+  const fromNetwork = (async () => {
     const response = ((await event.preloadResponse) as Response | undefined) ?? (await fetch(event.request));
-    if (response.status < 500) return response;
-  } catch {
-    // No network: the cached page below.
-  }
-  return (await caches.match('/index.html', { cacheName: SHELL })) ?? Response.error();
+    return response.status < 500 ? response : null;
+  })().catch(() => null);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), NETWORK_WAIT_MS)));
+  const first = await Promise.race([fromNetwork, late]);
+  clearTimeout(timer);
+  if (first instanceof Response) return first;
+  const cached = await caches.match('/index.html', { cacheName: SHELL });
+  return cached ?? (await fromNetwork) ?? Response.error();
 }
 
 async function precached(request: Request): Promise<Response> {

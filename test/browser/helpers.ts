@@ -42,6 +42,9 @@ export interface RunningServer {
   base: string;
   /** Deals race `code` from `seed` when it starts, for a test that needs one known deal (race seeds are random). */
   setRaceSeed(code: string, seed: string): void;
+  /** Freezes the server process (SIGSTOP): connections are accepted, nothing is answered; `resume` thaws it. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -83,7 +86,14 @@ export async function startServer(env: Readonly<Record<string, string>> = {}, po
         db.close();
       }
     },
+    pause() {
+      child.kill('SIGSTOP');
+    },
+    resume() {
+      child.kill('SIGCONT');
+    },
     async stop() {
+      child.kill('SIGCONT'); // a paused server could not exit
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');

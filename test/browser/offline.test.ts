@@ -2,7 +2,8 @@
 // kept the build, so practice deals, plays and undoes, a record file opens and a replay already
 // seen plays again; pages that need the server say so; and a replay kept for one identity is
 // never shown to another. The network is cut twice over: the server is stopped, and the
-// browser is set offline.
+// browser is set offline. Before that, a server that accepts but does not answer (frozen) gets
+// the cached page after the worker's wait.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatePlayerAnswer, DailyStartAnswer } from '../../contract/index.js';
@@ -72,6 +73,20 @@ describe('after one visit, with the network cut', () => {
     await becomes(ana);
     await page.goto(`${server.base}/game/${daily.gameId}`);
     await expect.poll(() => readFans(page, 'Replay board')).toEqual(layoutOf(daily.deals[0]!));
+  });
+
+  it('shows the cached page when the server takes too long to answer', async () => {
+    server.pause();
+    try {
+      const started = Date.now();
+      await page.goto(`${server.base}/practice?seed=${seed}&variant=strict`);
+      await expect.poll(() => readFans(page, 'Practice board')).toEqual(dealLayout(seed, 'strict'));
+      // The worker waited its 4 s for the network, not the browser's own minute-long timeout.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      server.resume();
+    }
   });
 
   it('deals, plays and undoes in practice with the server stopped and the browser offline', async () => {
