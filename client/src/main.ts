@@ -1,5 +1,10 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
+import OfflineNotice from './lib/OfflineNotice.svelte';
+import { registerServiceWorker } from './lib/service-worker.svelte.js';
 import './app.css';
 
-mount(App, { target: document.getElementById('app')! });
+const app = document.getElementById('app')!;
+mount(OfflineNotice, { target: document.body, anchor: app });
+mount(App, { target: app });
+registerServiceWorker();

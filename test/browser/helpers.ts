@@ -42,16 +42,20 @@ export interface RunningServer {
   base: string;
   /** Deals race `code` from `seed` when it starts, for a test that needs one known deal (race seeds are random). */
   setRaceSeed(code: string, seed: string): void;
+  /** Freezes the server process (SIGSTOP): connections are accepted, nothing is answered; `resume` thaws it. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
 /**
  * `server/main.ts` run from its sources through tsx (the code under test, no server build to
  * wait for; `npm start`'s compiled server has its own test), serving TEST_CLIENT_DIR on a free
- * port with a fresh data directory; `env` overrides its settings (a short grace period).
+ * port (or `port`, to restart on the same origin) with a fresh data directory; `env` overrides
+ * its settings (a short grace period).
  */
-export async function startServer(env: Readonly<Record<string, string>> = {}): Promise<RunningServer> {
-  const port = await freePort();
+export async function startServer(env: Readonly<Record<string, string>> = {}, port?: number): Promise<RunningServer> {
+  port ??= await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'lucie-browser-data-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
     cwd: ROOT,
@@ -82,7 +86,14 @@ export async function startServer(env: Readonly<Record<string, string>> = {}): P
         db.close();
       }
     },
+    pause() {
+      child.kill('SIGSTOP');
+    },
+    resume() {
+      child.kill('SIGCONT');
+    },
     async stop() {
+      child.kill('SIGCONT'); // a paused server could not exit
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
@@ -100,7 +111,7 @@ export interface Browser {
 }
 
 /** One Chromium profile (its own localStorage, so its own player), launched the way Debian's build needs (flags below). */
-export async function openBrowser(viewport: { width: number; height: number }, options: { hasTouch?: boolean } = {}): Promise<Browser> {
+export async function openBrowser(viewport: { width: number; height: number }, options: { hasTouch?: boolean; serviceWorkers?: 'allow' | 'block' } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'lucie-browser-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',

@@ -1,9 +1,11 @@
 // The client's weight budget (issue #10): whichever page a visitor opens first, the scripts and
 // styles that page needs (the entry, the page's own chunk and every chunk they import, never
 // another page's) weigh at most 60 KB gzipped. Measured on a production build of its own, from
-// Vite's manifest; the sizes depend only on the sources, so the test cannot be flaky.
+// Vite's manifest; the sizes depend only on the sources, so the test cannot be flaky. The same
+// build checks the service worker written into it (scripts/service-worker-plugin.ts): it
+// precaches exactly the files beside it, so every page opens offline.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -74,5 +76,22 @@ describe('the client bundle', () => {
     const weights = Object.fromEntries(pages.map((page) => [page, gzipped(filesFor(['index.html', page]))]));
     const tooHeavy = Object.entries(weights).filter(([, bytes]) => bytes > BUDGET);
     expect(tooHeavy, `gzipped bytes per page: ${JSON.stringify(weights)}`).toEqual([]);
+  });
+});
+
+describe("the build's service worker", () => {
+  it('precaches every file of the build but itself and the tools\' files, and loads the entry index.html loads', () => {
+    const worker = readFileSync(join(dir, 'sw.js'), 'utf8');
+    const listed = /\[("\/[^\]]*")\]/.exec(worker);
+    expect(listed, 'a list of paths in sw.js').not.toBeNull();
+    const precached = (JSON.parse(`[${listed![1]}]`) as string[]).sort();
+    const built = readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => `/${join(entry.parentPath, entry.name).slice(dir.length + 1)}`)
+      .filter((path) => !path.startsWith('/.vite/') && path !== '/sw.js')
+      .sort();
+    expect(precached).toEqual(built);
+    expect(precached).toEqual(expect.arrayContaining(['/index.html', '/manifest.webmanifest', '/icon-192.png', `/${manifest['index.html']!.file}`]));
+    expect(worker).toContain(JSON.stringify(`/${manifest['index.html']!.file}`));
   });
 });

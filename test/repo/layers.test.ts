@@ -46,13 +46,14 @@ function missingNames(layer: string): string[] {
 }
 
 describe('a tsconfig per layer', () => {
-  it('npm run typecheck builds every layer: engine, node, client and tests, plus svelte-check on the client', () => {
+  it('npm run typecheck builds every layer: engine, node, client, service worker and tests, plus svelte-check on the client', () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.typecheck).toBe('tsc -b && svelte-check --tsconfig ./tsconfig.client.json --fail-on-warnings');
     expect(readConfig('tsconfig.json').references?.map((reference) => reference.path)).toEqual([
       './tsconfig.engine.json',
       './tsconfig.node.json',
       './tsconfig.client.json',
+      './tsconfig.sw.json',
       './tsconfig.test.json',
     ]);
     expect(readConfig('tsconfig.engine.json').include).toEqual(['shared', 'contract', 'solver']);
@@ -66,5 +67,10 @@ describe('a tsconfig per layer', () => {
   it('gives the server Node but no DOM, and the client the DOM but no Node', () => {
     expect(missingNames('node')).toEqual(['window']);
     expect(missingNames('client')).toEqual(['Buffer', 'process']);
+  }, 60_000);
+
+  it("gives the service worker a worker's globals: no DOM window, no Node", () => {
+    expect(readConfig('tsconfig.sw.json').compilerOptions).toMatchObject({ lib: ['ES2023', 'WebWorker'], types: [] });
+    expect(missingNames('sw')).toEqual(['Buffer', 'process', 'window']);
   }, 60_000);
 });

@@ -1,0 +1,96 @@
+// The phone benchmark (issue 23): how soon the practice board is playable on a throttled phone
+// profile (Lighthouse's mobile one: 4x CPU slowdown, 150 ms latency, 1.6 Mbit/s down, 750 kbit/s
+// up), set through the DevTools protocol (Emulation.setCPUThrottlingRate,
+// Network.emulateNetworkConditions), on a cold first visit (a new profile) and on a repeat visit
+// (a new tab of the same profile, after the first visit's service worker took over). Baseline in
+// the same run: the repeat visit with service workers blocked (the HTTP cache alone). Figures,
+// not a pass/fail: the targets are 1.2 s cold and 0.5 s repeat. Rounds: PHONE_ROUNDS (default 5).
+// "Playable" is the moment the page first has all 52 cards of the deal on its board, read as
+// performance.now() (milliseconds since the navigation started) on each animation frame.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { openBrowser, ROOT, startServer } from '../test/browser/helpers.js';
+import { format, percentile } from './measure.js';
+
+const PROFILE = { cpu: 4, latency: 150, down: 1_600_000 / 8, up: 750_000 / 8 };
+const PATH = '/practice?seed=abc&variant=strict';
+
+async function throttle(context: BrowserContext, page: Page): Promise<void> {
+  const session = await context.newCDPSession(page);
+  await session.send('Network.enable');
+  await session.send('Emulation.setCPUThrottlingRate', { rate: PROFILE.cpu });
+  await session.send('Network.emulateNetworkConditions', { offline: false, latency: PROFILE.latency, downloadThroughput: PROFILE.down, uploadThroughput: PROFILE.up });
+}
+
+interface Visit {
+  /** Milliseconds from the navigation's start to the board playable. */
+  playable: number;
+  /** When the page's own response began (ms): at least the latency when the network was asked. */
+  documentResponse: number;
+  /** Bytes the page's resources weighed on the wire (0 for those the cache or the worker gave). */
+  transferred: number;
+}
+
+async function visit(page: Page, base: string): Promise<Visit> {
+  await page.goto(`${base}${PATH}`, { waitUntil: 'commit' });
+  const playable = await page.waitForFunction(
+    () => (document.querySelector('[aria-label="Practice board"]')?.querySelectorAll('ol.fans .card').length === 52 ? performance.now() : false),
+    undefined,
+    { polling: 'raf', timeout: 60_000 },
+  );
+  return page.evaluate((ms) => {
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const transferred = [navigation, ...resources].reduce((sum, entry) => sum + entry.transferSize, 0);
+    return { playable: ms, documentResponse: navigation.responseStart, transferred };
+  }, (await playable.jsonValue()) as number);
+}
+
+/** One cold visit in a new profile, then a repeat visit in a new tab once the profile's service worker (if allowed) controls pages. */
+async function round(base: string, serviceWorkers: boolean): Promise<{ cold: Visit; repeat: Visit }> {
+  const browser = await openBrowser({ width: 390, height: 844 }, { hasTouch: true, serviceWorkers: serviceWorkers ? 'allow' : 'block' });
+  try {
+    await throttle(browser.context, browser.page);
+    const cold = await visit(browser.page, base);
+    if (serviceWorkers) await browser.page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
+    else await browser.page.waitForLoadState('networkidle');
+    const tab = await browser.context.newPage();
+    await throttle(browser.context, tab);
+    const repeat = await visit(tab, base);
+    return { cold, repeat };
+  } finally {
+    await browser.close();
+  }
+}
+
+function line(label: string, visits: Visit[]): string {
+  const median = (pick: (visit: Visit) => number): number => percentile(visits.map(pick), 0.5);
+  return `${label.padEnd(34)} playable ${format(median((v) => v.playable), 0).padStart(5)} ms (min ${format(Math.min(...visits.map((v) => v.playable)), 0)}, max ${format(Math.max(...visits.map((v) => v.playable)), 0)}), document response ${format(median((v) => v.documentResponse), 0).padStart(4)} ms, ${format(median((v) => v.transferred) / 1000, 1)} kB on the wire`;
+}
+
+export async function benchPhone(): Promise<void> {
+  const rounds = Number(process.env.PHONE_ROUNDS) > 0 ? Number(process.env.PHONE_ROUNDS) : 5;
+  // The client as `npm start` serves it: built, precompressed.
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), 'client'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  if (built.status !== 0) throw new Error('phone: the client build failed');
+  const server = await startServer({ CLIENT_DIR: join(ROOT, 'dist', 'client') });
+  try {
+    const withWorker: { cold: Visit; repeat: Visit }[] = [];
+    const withoutWorker: { cold: Visit; repeat: Visit }[] = [];
+    for (let i = 0; i < rounds; i++) {
+      withWorker.push(await round(server.base, true));
+      withoutWorker.push(await round(server.base, false));
+    }
+    console.log(`phone: practice board on ${PROFILE.cpu}x CPU, ${PROFILE.latency} ms, ${(PROFILE.down * 8) / 1e6} Mbit/s; median of ${rounds} rounds (targets: cold 1200 ms, repeat 500 ms)`);
+    console.log(line('cold first visit', withWorker.map((r) => r.cold)));
+    console.log(line('repeat visit, service worker', withWorker.map((r) => r.repeat)));
+    console.log(line('repeat visit, HTTP cache only', withoutWorker.map((r) => r.repeat)));
+    const ratio = percentile(withWorker.map((r) => r.repeat.playable), 0.5) / percentile(withoutWorker.map((r) => r.repeat.playable), 0.5);
+    console.log(
+      `phone: cold ${format(percentile(withWorker.map((r) => r.cold.playable), 0.5), 0)} ms, repeat ${format(percentile(withWorker.map((r) => r.repeat.playable), 0.5), 0)} ms (${format(ratio)}x the HTTP cache alone)`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
