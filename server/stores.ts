@@ -4,30 +4,17 @@
  * adapter in server/db/sql.ts). The rows are the port's own types: the schemas must fit them.
  * As for games, a call may answer now (SQLite) or later (PostgreSQL); the services await it.
  */
-import type { ClosedReason, GameAnalysis, GameKind, GameState, PlayerView, RaceState } from '../contract/index.js';
+import type { ClosedReason, GameAnalysis, GameState, PlayerView, RaceState } from '../contract/index.js';
 import type { REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../contract/vocabulary.js';
 import type { VariantId } from '../shared/index.js';
-import type { GameStore, Pending } from './ports.js';
+import type { GameStore, NewGameRow, Pending } from './ports.js';
 
 /** A game's stored row, its counts as they stand now (a playing game's read from its log). Times are epoch milliseconds. */
-export interface GameRow {
+export interface GameRow extends Omit<NewGameRow, 'layout'> {
   readonly id: number;
-  readonly kind: GameKind;
-  readonly playerId: number;
-  readonly raceId: number | null;
-  /** The UTC day (YYYY-MM-DD) of a daily game. */
-  readonly day: string | null;
-  readonly seriesId: number | null;
-  readonly seriesDeal: number | null;
-  readonly variant: VariantId;
-  /** Secret: only the server deals from it. */
-  readonly seed: string;
   readonly status: GameState;
-  readonly foundations: number;
   readonly redealsUsed: number;
   readonly moves: number;
-  readonly startedAt: number;
-  readonly deadline: number | null;
   readonly finishedAt: number | null;
   /** The result as one number once ended, smaller is better (standings.ts). */
   readonly rankKey: number | null;

@@ -6,6 +6,9 @@ import { done, theRow, type Sql } from './sql.js';
 /** Game analyses, on either database: the analysis is a JSON document (text on SQLite, jsonb on PostgreSQL). */
 export function analysisStore({ db, kind, t: { gameAnalyses, games, races }, one, all, run }: Sql): AnalysisStore {
   const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
+  /** Ended games with no analysis. */
+  const unanalysed = () => db.select({ id: games.id }).from(games).leftJoin(gameAnalyses, eq(gameAnalyses.gameId, games.id));
+  const ended = and(isNull(gameAnalyses.gameId), ne(games.status, 'playing'));
   /** A number or flag inside the stored analysis: each database has its own JSON operators. */
   const inAnalysis = (object: string, field: string, type: 'int' | 'boolean') =>
     kind === 'postgres'
@@ -14,39 +17,11 @@ export function analysisStore({ db, kind, t: { gameAnalyses, games, races }, one
   return {
     byGame: (gameId) => one(db.select().from(gameAnalyses).where(eq(gameAnalyses.gameId, gameId))),
     store: (row) => done(run(db.insert(gameAnalyses).values(row).onConflictDoNothing())),
-    missing: (today, limit) =>
-      after(
-        all(
-          db
-            .select({ id: games.id })
-            .from(games)
-            .leftJoin(gameAnalyses, eq(gameAnalyses.gameId, games.id))
-            .leftJoin(races, eq(races.id, games.raceId))
-            .where(
-              and(
-                isNull(gameAnalyses.gameId),
-                ne(games.status, 'playing'),
-                or(and(eq(games.kind, 'race'), eq(races.state, 'finished')), and(eq(games.kind, 'daily'), lt(games.day, today))),
-              ),
-            )
-            .orderBy(desc(games.id))
-            .limit(limit),
-        ),
-        ids,
-      ),
-    missingOfDay: (day, limit) =>
-      after(
-        all(
-          db
-            .select({ id: games.id })
-            .from(games)
-            .leftJoin(gameAnalyses, eq(gameAnalyses.gameId, games.id))
-            .where(and(eq(games.day, day), isNull(gameAnalyses.gameId), ne(games.status, 'playing')))
-            .orderBy(raw`${games.rankKey} is null`, games.rankKey)
-            .limit(limit),
-        ),
-        ids,
-      ),
+    missing: (today, limit) => {
+      const seedPublic = or(and(eq(games.kind, 'race'), eq(races.state, 'finished')), and(eq(games.kind, 'daily'), lt(games.day, today)));
+      return after(all(unanalysed().leftJoin(races, eq(races.id, games.raceId)).where(and(ended, seedPublic)).orderBy(desc(games.id)).limit(limit)), ids);
+    },
+    missingOfDay: (day, limit) => after(all(unanalysed().where(and(eq(games.day, day), ended)).orderBy(raw`${games.rankKey} is null`, games.rankKey).limit(limit)), ids),
     dayFigures: (day) => {
       const par = inAnalysis('par', 'count', 'int');
       const figures = db
@@ -59,11 +34,7 @@ export function analysisStore({ db, kind, t: { gameAnalyses, games, races }, one
         .from(gameAnalyses)
         .innerJoin(games, eq(games.id, gameAnalyses.gameId))
         .where(and(eq(games.day, day), eq(gameAnalyses.status, 'done')));
-      return after(theRow(one(figures)), (row) => ({
-        analysed: row.analysed,
-        reachedPar: row.reachedPar,
-        firstDeal: row.max === null ? null : { max: row.max, exact: row.exact === 1 },
-      }));
+      return after(theRow(one(figures)), ({ analysed, reachedPar, max, exact }) => ({ analysed, reachedPar, firstDeal: max === null ? null : { max, exact: exact === 1 } }));
     },
   };
 }

@@ -3,9 +3,6 @@ import { after } from '../ports.js';
 import type { DailyStore } from '../stores.js';
 import { theRow, type Prepared, type Sql } from './sql.js';
 
-/** PostgreSQL answers counts and sums as bigint and numeric, which node-postgres reads as strings. */
-const number = (expression: SQL) => expression.mapWith(Number);
-
 /**
  * The daily board on either database, every query prepared once: on SQLite the leaderboard
  * answers in microseconds. Each is served by games_daily_board (rank order) or the tallies
@@ -16,37 +13,28 @@ export function dailyStore({ db, t: { currentGameRow, dailyTallies, games, playe
   const rankKey = raw.placeholder('rankKey');
   // The page's ids first, from the covering index alone: skipping to a deep offset then reads
   // index entries, not rows and names.
+  const rankOrder = [asc(games.rankKey), asc(games.id)];
   const pageIds = db
     .select({ id: games.id })
     .from(games)
     .where(and(eq(games.day, day), isNotNull(games.rankKey)))
-    .orderBy(asc(games.rankKey), asc(games.id))
+    .orderBy(...rankOrder)
     .limit(raw.placeholder('limit'))
     .offset(raw.placeholder('offset'))
     .as('page_ids');
-  const page = prepare(
-    db
-      .select({
-        gameId: games.id,
-        playerId: games.playerId,
-        name: players.name,
-        state: games.status,
-        foundations: games.foundations,
-        startedAt: games.startedAt,
-        finishedAt: games.finishedAt,
-        rankKey: games.rankKey,
-      })
-      .from(pageIds)
-      .innerJoin(games, eq(games.id, pageIds.id))
-      .innerJoin(players, eq(players.id, games.playerId))
-      .orderBy(asc(games.rankKey), asc(games.id)),
-  );
-  const counted = (query: Prepared<{ n: number }>) => (values: Record<string, unknown>) => after(theRow(query.one(values)), (row) => row.n);
+  const { id: gameId, playerId, status: state, foundations, startedAt, finishedAt } = games;
+  const entry = { gameId, playerId, name: players.name, state, foundations, startedAt, finishedAt, rankKey: games.rankKey };
+  const page = prepare(db.select(entry).from(pageIds).innerJoin(games, eq(games.id, pageIds.id)).innerJoin(players, eq(players.id, games.playerId)).orderBy(...rankOrder));
+  // PostgreSQL answers counts and sums as bigint and numeric, which node-postgres reads as strings.
+  const counted = (n: SQL, from: typeof games | typeof dailyTallies, where: SQL | undefined) => {
+    const query: Prepared<{ n: number }> = prepare(db.select({ n: n.mapWith(Number) }).from(from).where(where));
+    return (values: Record<string, unknown>) => after(theRow(query.one(values)), (row) => row.n);
+  };
   // Finished attempts per number of cards come from the tallies: no scan of the day's games.
-  const finishedSum = number(raw`coalesce(sum(${dailyTallies.finished}), 0)`);
-  const moreCards = counted(prepare(db.select({ n: finishedSum }).from(dailyTallies).where(and(eq(dailyTallies.day, day), gt(dailyTallies.foundations, raw.placeholder('foundations'))))));
-  const finished = counted(prepare(db.select({ n: finishedSum }).from(dailyTallies).where(eq(dailyTallies.day, day))));
-  const attempts = (...where: SQL[]) => counted(prepare(db.select({ n: number(raw`count(*)`) }).from(games).where(and(eq(games.day, day), ...where))));
+  const tallied = (where?: SQL) => counted(raw`coalesce(sum(${dailyTallies.finished}), 0)`, dailyTallies, and(eq(dailyTallies.day, day), where));
+  const attempts = (...where: SQL[]) => counted(raw`count(*)`, games, and(eq(games.day, day), ...where));
+  const moreCards = tallied(gt(dailyTallies.foundations, raw.placeholder('foundations')));
+  const finished = tallied();
   const rankKeysBetween = attempts(gte(games.rankKey, raw.placeholder('from')), lt(games.rankKey, rankKey));
   const tiedBefore = attempts(eq(games.rankKey, rankKey), raw`${games.id} < ${raw.placeholder('gameId')}`);
   const playing = attempts(raw`${games.rankKey} is null`);

@@ -25,14 +25,11 @@ export function gameStore(sql: Sql, appendMove: (move: MoveWrite) => Pending<voi
         return ids;
       }),
     loadGame: (id) => one(db.select(storedGameColumns(games)).from(games).where(eq(games.id, id))),
-    loadMoveLog: (id) =>
-      after(
-        both(
-          all(db.select({ layout: gameDeals.layout }).from(gameDeals).where(eq(gameDeals.gameId, id)).orderBy(asc(gameDeals.k))),
-          all(db.select({ action: gameActions.action }).from(gameActions).where(eq(gameActions.gameId, id)).orderBy(asc(gameActions.index))),
-        ),
-        ([deals, actions]) => ({ deals: deals.map((deal) => deal.layout), actions: actions.map((row) => row.action) }),
-      ),
+    loadMoveLog: (id) => {
+      const deals = all(db.select({ layout: gameDeals.layout }).from(gameDeals).where(eq(gameDeals.gameId, id)).orderBy(asc(gameDeals.k)));
+      const actions = all(db.select({ action: gameActions.action }).from(gameActions).where(eq(gameActions.gameId, id)).orderBy(asc(gameActions.index)));
+      return after(both(deals, actions), ([deals, actions]) => ({ deals: deals.map((deal) => deal.layout), actions: actions.map((row) => row.action) }));
+    },
     playingGameIds: () => after(all(db.select({ id: games.id }).from(games).where(eq(games.status, 'playing'))), (rows) => rows.map((row) => row.id)),
     appendMove,
     endGame: ({ gameId, status, finishedAt, rankKey, counts }) =>
@@ -44,13 +41,6 @@ export function gameStore(sql: Sql, appendMove: (move: MoveWrite) => Pending<voi
 
 /** Deadlines of playing games, through the games_playing index. */
 export function deadlineStore({ db, t: { games }, all }: Sql): DeadlineStore {
-  return {
-    playing: () =>
-      all(
-        db
-          .select({ id: games.id, deadline: games.deadline })
-          .from(games)
-          .where(and(eq(games.status, 'playing'), isNotNull(games.deadline))),
-      ) as ReturnType<DeadlineStore['playing']>,
-  };
+  const timed = db.select({ id: games.id, deadline: games.deadline }).from(games).where(and(eq(games.status, 'playing'), isNotNull(games.deadline)));
+  return { playing: () => all(timed) as ReturnType<DeadlineStore['playing']> };
 }

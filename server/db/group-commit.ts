@@ -20,31 +20,16 @@ export class GroupCommit {
 
   constructor(db: Db) {
     this.transaction = transaction(db);
-    const id = sql.placeholder('gameId');
-    const value = (name: string) => sql`${sql.placeholder(name)}`;
+    const placeholder = sql.placeholder;
+    const [id, index] = [placeholder('gameId'), placeholder('index')] as const;
+    const value = (name: string) => sql`${placeholder(name)}`;
+    const counts = { foundations: value('foundations'), redealsUsed: value('redealsUsed'), moves: value('moves') };
+    const result = { ...counts, status: value('status'), finishedAt: value('finishedAt'), rankKey: value('rankKey') };
     this.statements = {
-      action: db
-        .insert(gameActions)
-        .values({ gameId: id, index: sql.placeholder('index'), action: sql.placeholder('action'), at: sql.placeholder('at'), foundations: sql.placeholder('foundations') })
-        .prepare(),
-      storedAction: db
-        .select({ action: gameActions.action })
-        .from(gameActions)
-        .where(and(eq(gameActions.gameId, id), eq(gameActions.index, sql.placeholder('index'))))
-        .prepare(),
-      deal: db.insert(gameDeals).values({ gameId: id, k: sql.placeholder('k'), layout: sql.placeholder('layout') }).prepare(),
-      result: db
-        .update(games)
-        .set({
-          foundations: value('foundations'),
-          redealsUsed: value('redealsUsed'),
-          moves: value('moves'),
-          status: value('status'),
-          finishedAt: value('finishedAt'),
-          rankKey: value('rankKey'),
-        })
-        .where(eq(games.id, id))
-        .prepare(),
+      action: db.insert(gameActions).values({ gameId: id, index, action: placeholder('action'), at: placeholder('at'), foundations: placeholder('foundations') }).prepare(),
+      storedAction: db.select({ action: gameActions.action }).from(gameActions).where(and(eq(gameActions.gameId, id), eq(gameActions.index, index))).prepare(),
+      deal: db.insert(gameDeals).values({ gameId: id, k: placeholder('k'), layout: placeholder('layout') }).prepare(),
+      result: db.update(games).set(result).where(eq(games.id, id)).prepare(),
     };
   }
 

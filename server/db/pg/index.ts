@@ -16,7 +16,8 @@ type PgQueries = Pick<NodePgDatabase<typeof schema>, 'select' | 'insert' | 'upda
  */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type RowsOf<Table> = Table extends { $inferSelect: infer Row } ? Row : never;
-type SameRows = { [Name in keyof Tables as Tables[Name] extends { $inferSelect: unknown } ? Name : never]: Equal<RowsOf<Tables[Name]>, RowsOf<(typeof schema)[Name]>> };
+type TableName = { [Name in keyof Tables]: Tables[Name] extends { $inferSelect: unknown } ? Name : never }[keyof Tables];
+type SameRows = { [Name in TableName]: Equal<RowsOf<Tables[Name]>, RowsOf<(typeof schema)[Name]>> };
 const sameRows: SameRows = { players: true, races: true, raceEntries: true, series: true, games: true, dailyTallies: true, secrets: true, gameDeals: true, gameActions: true, gameAnalyses: true };
 void sameRows;
 const tables = schema as unknown as typeof sqliteSchema;
