@@ -3,7 +3,6 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { SynchronousMode } from '../index.js';
-import type * as sqliteSchema from '../schema.js';
 import { flow, type Preparable, type Prepared, type Sql, type Tables } from '../sql.js';
 import * as schema from './schema.js';
 
@@ -20,7 +19,7 @@ type TableName = { [Name in keyof Tables]: Tables[Name] extends { $inferSelect: 
 type SameRows = { [Name in TableName]: Equal<RowsOf<Tables[Name]>, RowsOf<(typeof schema)[Name]>> };
 const sameRows: SameRows = { players: true, races: true, raceEntries: true, series: true, games: true, dailyTallies: true, secrets: true, gameDeals: true, gameActions: true, gameAnalyses: true };
 void sameRows;
-const tables = schema as unknown as typeof sqliteSchema;
+const tables = schema as unknown as Tables;
 
 const MIGRATIONS = fileURLToPath(new URL('../../../migrations/pg', import.meta.url));
 /** The advisory lock key the migrations run under ("lucie" in ASCII): instances starting together migrate one at a time. */

@@ -29,9 +29,7 @@ export const races = pgTable('races', {
   timeLimitSeconds: integer('time_limit_seconds'),
   seed: text('seed').notNull(),
   state: text('state', { enum: RACE_STATES }).notNull(),
-  creatorId: integer('creator_id')
-    .notNull()
-    .references(() => players.id),
+  creatorId: integer('creator_id').notNull().references(() => players.id),
   createdAt: millis('created_at').notNull(),
   startsAt: millis('starts_at'),
   finishedAt: millis('finished_at'),
@@ -44,89 +42,69 @@ export const races = pgTable('races', {
   index('races_state').on(table.state),
 ]);
 
-export const raceEntries = pgTable(
-  'race_entries',
-  {
-    raceId: integer('race_id')
-      .notNull()
-      .references(() => races.id),
-    playerId: integer('player_id')
-      .notNull()
-      .references(() => players.id),
-    seat: integer('seat').notNull(),
-    joinedAt: millis('joined_at').notNull(),
-    rank: integer('rank'),
-    goneSince: millis('gone_since'),
-    rematch: text('rematch', { enum: REMATCH_ANSWERS }),
-  },
-  (table) => [
-    primaryKey({ columns: [table.raceId, table.playerId] }),
-    uniqueIndex('race_entries_seat').on(table.raceId, table.seat),
-    index('race_entries_player').on(table.playerId),
-  ],
-);
+export const raceEntries = pgTable('race_entries', {
+  raceId: integer('race_id').notNull().references(() => races.id),
+  playerId: integer('player_id').notNull().references(() => players.id),
+  seat: integer('seat').notNull(),
+  joinedAt: millis('joined_at').notNull(),
+  rank: integer('rank'),
+  goneSince: millis('gone_since'),
+  rematch: text('rematch', { enum: REMATCH_ANSWERS }),
+}, (table) => [
+  primaryKey({ columns: [table.raceId, table.playerId] }),
+  uniqueIndex('race_entries_seat').on(table.raceId, table.seat),
+  index('race_entries_player').on(table.playerId),
+]);
 
 export const series = pgTable('series', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   code: text('code').notNull().unique(),
   variant: text('variant', { enum: VARIANT_IDS }).notNull(),
   seed: text('seed').notNull(),
-  creatorId: integer('creator_id')
-    .notNull()
-    .references(() => players.id),
+  creatorId: integer('creator_id').notNull().references(() => players.id),
   createdAt: millis('created_at').notNull(),
 }, (table) => [
   index('series_creator').on(table.creatorId),
 ]);
 
-export const games = pgTable(
-  'games',
-  {
-    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-    kind: text('kind', { enum: GAME_KINDS }).notNull(),
-    playerId: integer('player_id')
-      .notNull()
-      .references(() => players.id),
-    raceId: integer('race_id').references(() => races.id),
-    day: text('day'),
-    seriesId: integer('series_id').references(() => series.id),
-    seriesDeal: integer('series_deal'),
-    variant: text('variant', { enum: VARIANT_IDS }).notNull(),
-    seed: text('seed').notNull(),
-    status: text('status', { enum: GAME_STATES }).notNull(),
-    foundations: integer('foundations').notNull(),
-    redealsUsed: integer('redeals_used').notNull().default(0),
-    moves: integer('moves').notNull().default(0),
-    startedAt: millis('started_at').notNull(),
-    deadline: millis('deadline'),
-    finishedAt: millis('finished_at'),
-    rankKey: millis('rank_key'),
-  },
-  (table) => [
-    uniqueIndex('games_race_player').on(table.raceId, table.playerId),
-    // One daily game per player and day (nulls are distinct, as in SQLite: other kinds never collide).
-    uniqueIndex('games_player_day').on(table.playerId, table.day),
-    uniqueIndex('games_series_player_deal').on(table.seriesId, table.playerId, table.seriesDeal),
-    index('games_playing').on(table.status).where(sql`${table.status} = 'playing'`),
-    // A day's leaderboard in rank order; PostgreSQL has no rowid, so the id is the tie-break column.
-    // Ascending with nulls last, PostgreSQL's order for `order by rank_key` (SQLite sorts nulls
-    // first): an index in another null order cannot serve the board's order (measured by bench scale).
-    index('games_daily_board').on(table.day, table.rankKey, table.id).where(sql`${table.day} is not null`),
-    // A player's history, newest first.
-    index('games_player').on(table.playerId, table.id),
-  ],
-);
+export const games = pgTable('games', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  kind: text('kind', { enum: GAME_KINDS }).notNull(),
+  playerId: integer('player_id').notNull().references(() => players.id),
+  raceId: integer('race_id').references(() => races.id),
+  day: text('day'),
+  seriesId: integer('series_id').references(() => series.id),
+  seriesDeal: integer('series_deal'),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  seed: text('seed').notNull(),
+  status: text('status', { enum: GAME_STATES }).notNull(),
+  foundations: integer('foundations').notNull(),
+  redealsUsed: integer('redeals_used').notNull().default(0),
+  moves: integer('moves').notNull().default(0),
+  startedAt: millis('started_at').notNull(),
+  deadline: millis('deadline'),
+  finishedAt: millis('finished_at'),
+  rankKey: millis('rank_key'),
+}, (table) => [
+  uniqueIndex('games_race_player').on(table.raceId, table.playerId),
+  // One daily game per player and day (nulls are distinct, as in SQLite: other kinds never collide).
+  uniqueIndex('games_player_day').on(table.playerId, table.day),
+  uniqueIndex('games_series_player_deal').on(table.seriesId, table.playerId, table.seriesDeal),
+  index('games_playing').on(table.status).where(sql`${table.status} = 'playing'`),
+  // A day's leaderboard in rank order; PostgreSQL has no rowid, so the id is the tie-break column.
+  // Ascending with nulls last, PostgreSQL's order for `order by rank_key` (SQLite sorts nulls
+  // first): an index in another null order cannot serve the board's order (measured by bench scale).
+  index('games_daily_board').on(table.day, table.rankKey, table.id).where(sql`${table.day} is not null`),
+  // A player's history, newest first.
+  index('games_player').on(table.playerId, table.id),
+]);
 
 /** Kept by triggers on `games` (migrations/pg/0001). */
-export const dailyTallies = pgTable(
-  'daily_tallies',
-  {
-    day: text('day').notNull(),
-    foundations: integer('foundations').notNull(),
-    finished: integer('finished').notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.day, table.foundations] })],
-);
+export const dailyTallies = pgTable('daily_tallies', {
+  day: text('day').notNull(),
+  foundations: integer('foundations').notNull(),
+  finished: integer('finished').notNull(),
+}, (table) => [primaryKey({ columns: [table.day, table.foundations] })]);
 
 export const secrets = pgTable('secrets', {
   name: text('name').primaryKey(),
@@ -134,40 +112,26 @@ export const secrets = pgTable('secrets', {
   createdAt: millis('created_at').notNull(),
 });
 
-export const gameDeals = pgTable(
-  'game_deals',
-  {
-    gameId: integer('game_id')
-      .notNull()
-      .references(() => games.id),
-    k: integer('k').notNull(),
-    layout: jsonb('layout').$type<string[]>().notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.gameId, table.k] })],
-);
+export const gameDeals = pgTable('game_deals', {
+  gameId: integer('game_id').notNull().references(() => games.id),
+  k: integer('k').notNull(),
+  layout: jsonb('layout').$type<string[]>().notNull(),
+}, (table) => [primaryKey({ columns: [table.gameId, table.k] })]);
 
 /** The move log. Its primary key makes two instances unable to store two actions at one index of a game (pg/moves.ts). */
-export const gameActions = pgTable(
-  'game_actions',
-  {
-    gameId: integer('game_id')
-      .notNull()
-      .references(() => games.id),
-    index: integer('action_index').notNull(),
-    action: text('action').notNull(),
-    at: millis('at').notNull(),
-    foundations: integer('foundations'),
-  },
-  (table) => [primaryKey({ columns: [table.gameId, table.index] })],
-);
+export const gameActions = pgTable('game_actions', {
+  gameId: integer('game_id').notNull().references(() => games.id),
+  index: integer('action_index').notNull(),
+  action: text('action').notNull(),
+  at: millis('at').notNull(),
+  foundations: integer('foundations'),
+}, (table) => [primaryKey({ columns: [table.gameId, table.index] })]);
 
 export const currentGameRow = gameRowColumns(games, gameActions, gameDeals);
 
 /** The analysis a jsonb document. */
 export const gameAnalyses = pgTable('game_analyses', {
-  gameId: integer('game_id')
-    .primaryKey()
-    .references(() => games.id),
+  gameId: integer('game_id').primaryKey().references(() => games.id),
   status: text('status', { enum: STORED_ANALYSIS_STATES }).notNull(),
   analysis: jsonb('analysis').$type<GameAnalysis>(),
   reason: text('reason'),
