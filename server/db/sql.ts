@@ -14,14 +14,9 @@ import type * as schema from './schema.js';
 
 export type Tables = typeof schema;
 
-/** A query that reads rows (a select, or a write with `returning`). */
-export interface Rows<T> {
-  all(): T[];
-}
-/** A write without `returning`. */
-export interface Statement {
-  run(): unknown;
-}
+/** A query that reads rows (a select, or a write with `returning`), and a write without `returning`. */
+export type Rows<T> = { all(): T[] };
+export type Statement = { run(): unknown };
 /** A query with placeholders, prepared once. */
 export interface Preparable<T> {
   prepare(): { all(values?: Record<string, unknown>): T[]; get(values?: Record<string, unknown>): T | undefined };

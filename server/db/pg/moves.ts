@@ -3,8 +3,6 @@ import type { MoveWrite } from '../../ports.js';
 import { causes, UNIQUE_VIOLATION, type PgDb } from './index.js';
 import { gameActions } from './schema.js';
 
-export type { MoveWrite };
-
 /** Stored, or refused because another instance stored `stored` at that index first. */
 export type MoveOutcome = { stored: true } | { stored: false; conflict: string };
 
