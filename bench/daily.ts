@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { makeAction, makeLayout, makeRecord, recordOf, replayRecord } from '../shared/index.js';
 import { dayOf } from '../contract/index.js';
 import { dailySeed, Leaderboard } from '../server/daily.js';
-import { SqliteDailyStore } from '../server/db/daily-store.js';
-import { openDatabase } from '../server/db/index.js';
-import { loadMoveLog } from '../server/db/game-store.js';
-import { openPgDatabase } from '../server/db/pg/index.js';
-import { PgDailyStore } from '../server/db/pg/daily-store.js';
+import { dailyStore } from '../server/db/daily-store.js';
+import { openDatabase, sqliteSql } from '../server/db/index.js';
+import { sqliteStorage } from '../server/db/storage.js';
+import { openPgDatabase, pgSql } from '../server/db/pg/index.js';
 import type { DailyStore } from '../server/stores.js';
+import type { MoveLog } from '../server/ports.js';
 import { storedLayout } from '../server/games.js';
 import { rankKey } from '../server/standings.js';
 import startServices from '../test/services.js';
@@ -166,7 +166,7 @@ async function postgresRun(attempts: Attempt[]): Promise<void> {
     await vacuum.query('set synchronous_commit = on');
     await vacuum.query('vacuum analyze');
     vacuum.release();
-    const store = new PgDailyStore(db);
+    const store = dailyStore(pgSql(db));
     const { rows } = await pool.query('select player_id from games where day = $1 and rank_key is not null order by rank_key, id limit 1 offset $2', [DAY, DEEP_POSITION]);
     const deep = Number(rows[0].player_id);
     const figures = await boardFigures(1000, store, deep, {
@@ -210,7 +210,7 @@ async function sqliteRun(dir: string, attempts: Attempt[]): Promise<void> {
   })();
   const loadMs = Number(process.hrtime.bigint() - loadStart) / 1e6;
 
-  const store = new SqliteDailyStore(db);
+  const store = dailyStore(sqliteSql(db));
   const deep = sqlite
     .prepare<[string, number], { playerId: number }>('select player_id as playerId from games where day = ? and rank_key is not null order by rank_key limit 1 offset ?')
     .get(DAY, DEEP_POSITION)!.playerId;
@@ -245,8 +245,9 @@ async function sqliteRun(dir: string, attempts: Attempt[]): Promise<void> {
     playout.actions.forEach((action, index) => insertAction.run(gameId, index, makeAction(action), storedAt + index));
   })();
   const text = JSON.stringify(makeRecord(recordOf('strict', playout.deals, playout.actions, { seed: replaySeed })));
+  const { games } = sqliteStorage(db);
   const reconstruct = () => {
-    const { deals, actions } = loadMoveLog(db, gameId);
+    const { deals, actions } = games.loadMoveLog(gameId) as MoveLog;
     const position = replayRecord({ variant: 'strict', deals: deals.map(storedLayout), actions });
     if (!position.ok || position.value.foundationCount() !== foundations) throw new Error('the stored game should replay to its result');
     return position;

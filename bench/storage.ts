@@ -1,4 +1,4 @@
-// `npm run bench -- storage`: the cost of storing a move (SqliteGameStore.appendMove: the action
+// `npm run bench -- storage`: the cost of storing a move (the SQLite game store's appendMove: the action
 // row and the game's counts, committed with the other moves of its turn) when each turn brings one
 // move and when it brings several, against a bare SQLite commit of one small row on the same
 // connection, and the WAL bytes each writes (checkpoints held off while measuring).
@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDatabase, DB_FILE, openDatabase } from '../server/db/index.js';
-import { SqliteGameStore } from '../server/db/game-store.js';
+import { sqliteStorage } from '../server/db/storage.js';
 
 const GAMES = 500;
 const MOVES = 20_000;
@@ -27,7 +27,7 @@ export async function benchStorage(): Promise<void> {
     sqlite.exec('create table bench_bare (id integer primary key, value text not null)');
     const bare = sqlite.prepare('insert into bench_bare (value) values (?)');
     const bareCommit = sqlite.transaction((value: string) => bare.run(value));
-    const store = new SqliteGameStore(db);
+    const store = sqliteStorage(db).games;
     sqlite.pragma('wal_autocheckpoint = 0');
     const wal = join(dir, `${DB_FILE}-wal`);
 

@@ -34,10 +34,10 @@ const BREAKS = [
   { name: 'daily-record-early', file: 'server/replays.ts', find: 'return this.daily.isOver(row.game.day!);', replace: 'return true;', breaks: 'a daily game’s moves are public while the day is open' },
   { name: 'daily-seed-early', file: 'server/daily.ts', find: 'seed: over ? await this.seedOf(day) : null,', replace: 'seed: await this.seedOf(day),', breaks: 'the daily seed is shown while the day is open' },
   { name: 'race-replay-early', file: 'server/race-replay.ts', find: "if (row.state !== 'finished') {", replace: "if (row.state === 'lobby') {", breaks: 'a race’s replay (every board and move) is served while it runs' },
-  // Storage (server/db/game-store.ts).
-  { name: 'redeal-not-stored', file: 'server/db/game-store.ts', find: '    if (deal) this.statements.deal.run', replace: '      if (deal && false) this.statements.deal.run', breaks: 'a redeal’s layout is not stored' },
-  { name: 'result-not-stored', file: 'server/db/game-store.ts', find: 'if (result) this.statements.result.run(', replace: 'if (result && false) this.statements.result.run(', breaks: 'a game’s end (won, out of moves) is not stored with its last move' },
-  { name: 'moves-reordered', file: 'server/db/game-store.ts', find: '.orderBy(asc(gameActions.index))', replace: '.orderBy(sql`${gameActions.index} desc`)', breaks: 'the move log is read back in the wrong order' },
+  // Storage (server/db/group-commit.ts: SQLite's move path; server/db/game-store.ts).
+  { name: 'redeal-not-stored', file: 'server/db/group-commit.ts', find: '    if (deal) this.statements.deal.run', replace: '      if (deal && false) this.statements.deal.run', breaks: 'a redeal’s layout is not stored' },
+  { name: 'result-not-stored', file: 'server/db/group-commit.ts', find: 'if (result) this.statements.result.run(', replace: 'if (result && false) this.statements.result.run(', breaks: 'a game’s end (won, out of moves) is not stored with its last move' },
+  { name: 'moves-reordered', file: 'server/db/game-store.ts', find: '.orderBy(asc(gameActions.index))', replace: '.orderBy(asc(gameActions.action))', breaks: 'the move log is read back in the wrong order' },
   { name: 'end-overwrites', file: 'server/db/game-store.ts', find: ".where(and(eq(games.id, gameId), eq(games.status, 'playing')))", replace: '.where(eq(games.id, gameId))', breaks: 'a finished game’s stored result can be overwritten' },
   { name: 'end-without-counts', file: 'server/db/game-store.ts', find: '.set({ ...counts, status, finishedAt, rankKey })', replace: '.set({ status, finishedAt, rankKey })', breaks: 'a game ended without a move (resigned, timed out) keeps the counts it was dealt with' },
   { name: 'live-counts-from-row', file: 'server/db/game-columns.ts', find: 'coalesce(${lastCards}, ${games.foundations})', replace: '${games.foundations}', breaks: 'a playing game shows the cards home it was dealt with, not those of its last move' },

@@ -1,18 +1,58 @@
 /**
  * The storage seam beside the game store (ports.ts): players, races, series, replays and the
- * daily board, each an interface with one adapter per database (SQLite in server/db/, PostgreSQL
- * in server/db/pg/).
+ * daily board, each an interface written once for both databases (server/db/*-store.ts over the
+ * adapter in server/db/sql.ts). The rows are the port's own types: the schemas must fit them.
  * As for games, a call may answer now (SQLite) or later (PostgreSQL); the services await it.
  */
-import type { PlayerView } from '../contract/index.js';
+import type { ClosedReason, GameAnalysis, GameState, PlayerView, RaceState } from '../contract/index.js';
+import type { REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../contract/vocabulary.js';
 import type { VariantId } from '../shared/index.js';
-import type { gameAnalyses, games, raceEntries, races, series } from './db/schema.js';
-import type { GameStore, Pending } from './ports.js';
+import type { GameStore, NewGameRow, Pending } from './ports.js';
 
-/** A game's stored row (both schemas have the same columns). */
-export type GameRow = typeof games.$inferSelect;
-export type RaceRow = typeof races.$inferSelect;
-export type RaceEntryRow = typeof raceEntries.$inferSelect;
+/** A game's stored row, its counts as they stand now (a playing game's read from its log). Times are epoch milliseconds. */
+export interface GameRow extends Omit<NewGameRow, 'layout'> {
+  readonly id: number;
+  readonly status: GameState;
+  readonly redealsUsed: number;
+  readonly moves: number;
+  readonly finishedAt: number | null;
+  /** The result as one number once ended, smaller is better (standings.ts). */
+  readonly rankKey: number | null;
+}
+
+export interface RaceRow {
+  readonly id: number;
+  readonly code: string;
+  readonly variant: VariantId;
+  readonly seats: number;
+  readonly timeLimitSeconds: number | null;
+  /** Secret until the race is finished. */
+  readonly seed: string;
+  readonly state: RaceState;
+  readonly creatorId: number;
+  readonly createdAt: number;
+  readonly startsAt: number | null;
+  readonly finishedAt: number | null;
+  readonly lobbyClosesAt: number | null;
+  /** The hard cap of a race without a time limit, set at the deal. */
+  readonly capAt: number | null;
+  readonly closedReason: ClosedReason | null;
+  /** The race this one is a rematch of. */
+  readonly rematchOf: number | null;
+}
+
+export interface RaceEntryRow {
+  readonly raceId: number;
+  readonly playerId: number;
+  /** 1-based, in join order. */
+  readonly seat: number;
+  readonly joinedAt: number;
+  /** The final standing, once the race finished. */
+  readonly rank: number | null;
+  /** Since when the racer has had no open socket (the grace period runs from here), null while connected. */
+  readonly goneSince: number | null;
+  readonly rematch: (typeof REMATCH_ANSWERS)[number] | null;
+}
 
 /** A finished game as a player's statistics read it. */
 export interface FinishedGameRow {
@@ -33,8 +73,8 @@ export interface PlayerStore {
   pruneUnused(createdBefore: number): Pending<number>;
 }
 
-/** What a new race is stored with (its creator takes seat 1 in the same transaction). */
-export type NewRace = Omit<typeof races.$inferInsert, 'id'>;
+/** What a new race is stored with (its creator takes seat 1 in the same transaction); left out, a column is null. */
+export type NewRace = Pick<RaceRow, 'code' | 'variant' | 'seats' | 'seed' | 'state' | 'creatorId' | 'createdAt'> & Partial<Omit<RaceRow, 'id' | 'code'>>;
 
 /** A seated racer with their name, as the race view lists them. */
 export interface RacerRow {
@@ -96,7 +136,15 @@ export interface DeadlineStore {
   playing(): Pending<{ id: number; deadline: number }[]>;
 }
 
-export type SeriesRow = typeof series.$inferSelect;
+/** A series: its deals' seeds come from its own, secret seed. */
+export interface SeriesRow {
+  readonly id: number;
+  readonly code: string;
+  readonly variant: VariantId;
+  readonly seed: string;
+  readonly creatorId: number;
+  readonly createdAt: number;
+}
 
 /** A player's tallies over their games of one series. */
 export interface SeriesTally {
@@ -175,7 +223,16 @@ export interface DailyStore {
   attempt(playerId: number, day: string): Pending<GameRow | undefined>;
 }
 
-export type AnalysisRow = typeof gameAnalyses.$inferSelect;
+/** A game's stored analysis (a pending one has no row). */
+export interface AnalysisRow {
+  readonly gameId: number;
+  readonly status: (typeof STORED_ANALYSIS_STATES)[number];
+  /** The solver's findings when done. */
+  readonly analysis: GameAnalysis | null;
+  /** Why it is unavailable. */
+  readonly reason: string | null;
+  readonly createdAt: number;
+}
 
 /** What the analyses of a day's attempts add up to (analyses.ts). */
 export interface DayFigures {

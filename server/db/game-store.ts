@@ -1,214 +1,46 @@
-import Database from 'better-sqlite3';
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { IndexTaken, type GameEnd, type GameStore, type MoveLog, type MoveWrite, type NewGameRow, type Pending, type RaceStart, type StoredGame } from '../ports.js';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { after, type GameStore, type MoveWrite, type Pending } from '../ports.js';
+import type { DeadlineStore } from '../stores.js';
 import { storedGameColumns } from './game-columns.js';
-import { noteStorageFailure, transaction, type Db, type Transaction } from './index.js';
-import { gameActions, gameDeals, games, races } from './schema.js';
+import { both, theRow, wait, type Sql } from './sql.js';
 
 /**
- * The game store on SQLite. Every call answers in the same turn, except the moves that come
- * after the first of a busy turn: those are committed together at the end of that turn (group
- * commit). The game service acknowledges each move only once its commit has returned.
+ * Games and their move logs, on either database. A move is stored by `appendMove`, each
+ * database's own: SQLite commits the moves of one turn together (group-commit.ts), PostgreSQL
+ * writes one in one statement (pg/moves.ts).
  */
-export class SqliteGameStore implements GameStore {
-  /** The move's writes, prepared once: building SQL per move would cost more than writing it. */
-  private readonly statements;
-  private readonly transaction: Transaction;
-  /** Whether a move was committed in this turn of the event loop: the next ones wait for its end. */
-  private turnHasMove = false;
-  private queued: QueuedMove[] = [];
-
-  constructor(private readonly db: Db) {
-    this.transaction = transaction(db);
-    const id = sql.placeholder('gameId');
-    const value = (name: string) => sql`${sql.placeholder(name)}`;
-    this.statements = {
-      action: db
-        .insert(gameActions)
-        .values({ gameId: id, index: sql.placeholder('index'), action: sql.placeholder('action'), at: sql.placeholder('at'), foundations: sql.placeholder('foundations') })
-        .prepare(),
-      storedAction: db
-        .select({ action: gameActions.action })
-        .from(gameActions)
-        .where(and(eq(gameActions.gameId, id), eq(gameActions.index, sql.placeholder('index'))))
-        .prepare(),
-      deal: db.insert(gameDeals).values({ gameId: id, k: sql.placeholder('k'), layout: sql.placeholder('layout') }).prepare(),
-      result: db
-        .update(games)
-        .set({
-          foundations: value('foundations'),
-          redealsUsed: value('redealsUsed'),
-          moves: value('moves'),
-          status: value('status'),
-          finishedAt: value('finishedAt'),
-          rankKey: value('rankKey'),
-        })
-        .where(eq(games.id, id))
-        .prepare(),
-    };
-  }
-
-  createGames(rows: readonly NewGameRow[], starts?: RaceStart): number[] {
-    return this.transaction(() => {
-      const ids = rows.map(({ layout, ...row }) => {
-        const { id } = this.db
-          .insert(games)
-          .values({ ...row, status: 'playing' })
-          .returning({ id: games.id })
-          .get();
-        this.db.insert(gameDeals).values({ gameId: id, k: 0, layout }).run();
-        return id;
-      });
-      if (starts) this.db.update(races).set({ state: 'running', capAt: starts.capAt }).where(eq(races.id, starts.raceId)).run();
-      return ids;
-    });
-  }
-
-  loadGame(id: number): StoredGame | undefined {
-    return this.db
-      .select(storedGameColumns(games))
-      .from(games)
-      .where(eq(games.id, id))
-      .get();
-  }
-
-  loadMoveLog(id: number): MoveLog {
-    return loadMoveLog(this.db, id);
-  }
-
-  playingGameIds(): number[] {
-    return this.db
-      .select({ id: games.id })
-      .from(games)
-      .where(eq(games.status, 'playing'))
-      .all()
-      .map((row) => row.id);
-  }
-
-  /**
-   * Stores a move. The first move of a turn of the event loop is committed at once and answers
-   * in the same turn, as a move alone always did (a quiet server's acks wait for nothing). The
-   * moves after it in the same turn (a busy server reads many sockets per turn) are committed
-   * together once the turn's I/O callbacks have run, before any timer, and each one's promise
-   * settles after that commit: one commit's fixed cost (locks, frame headers, pages shared by
-   * several moves) for all of them instead of one each.
-   */
-  appendMove(move: MoveWrite): Pending<void> {
-    if (this.turnHasMove) {
-      return new Promise((resolve, reject) => void this.queued.push({ move, resolve, reject }));
-    }
-    this.turnHasMove = true;
-    setImmediate(() => this.endTurn());
-    try {
-      this.transaction(() => this.write(move));
-    } catch (error) {
-      if (!isIndexTaken(error)) throw error;
-      throw this.indexTaken(move, error);
-    }
-  }
-
-  private endTurn(): void {
-    this.turnHasMove = false;
-    if (this.queued.length > 0) this.commitQueued();
-  }
-
-  private commitQueued(): void {
-    const queued = this.queued;
-    this.queued = [];
-    let refused = new Map<QueuedMove, unknown>();
-    try {
-      try {
-        this.transaction(() => {
-          for (const entry of queued) this.write(entry.move);
-        });
-      } catch (error) {
-        // Another process stored one of these indexes first (rare): the batch was rolled back;
-        // it is written again with a savepoint per move, so that move alone is refused.
-        if (!isIndexTaken(error)) throw error;
-        refused = this.commitEach(queued);
-      }
-    } catch (error) {
-      // Nothing of the batch is stored: every move of it fails alike (a full disk, a lock).
-      for (const entry of queued) entry.reject(error);
-      return;
-    }
-    for (const entry of queued) {
-      const reason = refused.get(entry);
-      if (reason === undefined) entry.resolve();
-      else entry.reject(reason);
-    }
-  }
-
-  /** One transaction, a savepoint per move: the moves whose index is taken are left out, with their reason. */
-  private commitEach(queued: readonly QueuedMove[]): Map<QueuedMove, unknown> {
-    const refused = new Map<QueuedMove, unknown>();
-    this.transaction(() => {
-      for (const entry of queued) {
-        try {
-          this.transaction(() => this.write(entry.move));
-        } catch (error) {
-          if (!isIndexTaken(error)) throw error;
-          refused.set(entry, this.indexTaken(entry.move, error));
+export function gameStore(sql: Sql, appendMove: (move: MoveWrite) => Pending<void>): GameStore {
+  const { db, one, all, run, transaction } = sql;
+  const { gameActions, gameDeals, games, races } = sql.t;
+  return {
+    createGames: (rows, starts) =>
+      transaction(function* ({ db, one, run }) {
+        const ids: number[] = [];
+        for (const { layout, ...row } of rows) {
+          const { id } = yield* wait(theRow(one(db.insert(games).values({ ...row, status: 'playing' }).returning({ id: games.id }))));
+          yield* wait(run(db.insert(gameDeals).values({ gameId: id, k: 0, layout })));
+          ids.push(id);
         }
-      }
-    });
-    return refused;
-  }
-
-  /** A move that leaves the game playing writes its log row alone: writing the game's row too would be one more page per commit. */
-  private write({ gameId, index, action, at, deal, counts, result }: MoveWrite): void {
-    this.statements.action.run({ gameId, index, action, at, foundations: counts.foundations });
-    if (deal) this.statements.deal.run({ gameId, k: deal.k, layout: deal.layout });
-    if (result) this.statements.result.run({ gameId, ...counts, ...result });
-  }
-
-  /** Another process on this file stored that index first: the log's primary key decided. */
-  private indexTaken({ gameId, index }: MoveWrite, error: unknown): unknown {
-    const stored = this.statements.storedAction.get({ gameId, index });
-    return stored ? new IndexTaken(gameId, index, stored.action) : error;
-  }
-
-  storageFailure(error: unknown): string | undefined {
-    return noteStorageFailure(this.db, error);
-  }
-
-  isDuplicate(error: unknown): boolean {
-    return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
-  }
-
-  endGame({ gameId, status, finishedAt, rankKey, counts }: GameEnd): boolean {
-    const { changes } = this.db
-      .update(games)
-      .set({ ...counts, status, finishedAt, rankKey })
-      .where(and(eq(games.id, gameId), eq(games.status, 'playing')))
-      .run();
-    return changes > 0;
-  }
+        if (starts) yield* wait(run(db.update(races).set({ state: 'running', capAt: starts.capAt }).where(eq(races.id, starts.raceId))));
+        return ids;
+      }),
+    loadGame: (id) => one(db.select(storedGameColumns(games)).from(games).where(eq(games.id, id))),
+    loadMoveLog: (id) => {
+      const deals = all(db.select({ layout: gameDeals.layout }).from(gameDeals).where(eq(gameDeals.gameId, id)).orderBy(asc(gameDeals.k)));
+      const actions = all(db.select({ action: gameActions.action }).from(gameActions).where(eq(gameActions.gameId, id)).orderBy(asc(gameActions.index)));
+      return after(both(deals, actions), ([deals, actions]) => ({ deals: deals.map((deal) => deal.layout), actions: actions.map((row) => row.action) }));
+    },
+    playingGameIds: () => after(all(db.select({ id: games.id }).from(games).where(eq(games.status, 'playing'))), (rows) => rows.map((row) => row.id)),
+    appendMove,
+    endGame: ({ gameId, status, finishedAt, rankKey, counts }) =>
+      after(run(db.update(games).set({ ...counts, status, finishedAt, rankKey }).where(and(eq(games.id, gameId), eq(games.status, 'playing')))), (ended) => ended > 0),
+    storageFailure: (error) => sql.failure(error),
+    isDuplicate: (error) => sql.isDuplicate(error),
+  };
 }
 
-interface QueuedMove {
-  readonly move: MoveWrite;
-  resolve(): void;
-  reject(reason: unknown): void;
-}
-
-const isIndexTaken = (error: unknown): boolean => error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-
-/** A game's stored move log, read straight from the database (also for tools and benchmarks). */
-export function loadMoveLog(db: Db, gameId: number): MoveLog {
-  const deals = db
-    .select({ layout: gameDeals.layout })
-    .from(gameDeals)
-    .where(eq(gameDeals.gameId, gameId))
-    .orderBy(asc(gameDeals.k))
-    .all()
-    .map((deal) => deal.layout);
-  const actions = db
-    .select({ action: gameActions.action })
-    .from(gameActions)
-    .where(eq(gameActions.gameId, gameId))
-    .orderBy(asc(gameActions.index))
-    .all()
-    .map((row) => row.action);
-  return { deals, actions };
+/** Deadlines of playing games, through the games_playing index. */
+export function deadlineStore({ db, t: { games }, all }: Sql): DeadlineStore {
+  const timed = db.select({ id: games.id, deadline: games.deadline }).from(games).where(and(eq(games.status, 'playing'), isNotNull(games.deadline)));
+  return { playing: () => all(timed) as ReturnType<DeadlineStore['playing']> };
 }

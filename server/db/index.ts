@@ -6,6 +6,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { Checkpointer, type CheckpointLog } from './checkpointer.js';
 import * as schema from './schema.js';
+import { flow, type Sql } from './sql.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -152,4 +153,34 @@ export type Transaction = <T>(work: () => T) => T;
 export function transaction(db: Db): Transaction {
   const run = db.$client.transaction((work: () => unknown) => work());
   return <T>(work: () => T) => run(work) as T;
+}
+
+/** The stores' adapter on SQLite: every query answers in the same turn. */
+export function sqliteSql(db: Db): Sql {
+  const inTransaction = transaction(db);
+  const sql: Sql = {
+    kind: 'sqlite',
+    db,
+    t: schema,
+    // `.all()`, never `.get()`: an autocommit INSERT … RETURNING stopped after its first row
+    // commits without ever running SQLite's automatic checkpoint (the log would grow forever).
+    one: (query) => query.all()[0],
+    all: (query) => query.all(),
+    run: (query) => (query.run() as Database.RunResult).changes,
+    prepare(query) {
+      const prepared = query.prepare();
+      return { all: (values) => prepared.all(values), one: (values) => prepared.get(values) };
+    },
+    transaction: (steps) =>
+      inTransaction(() => {
+        const result = flow(steps(sql));
+        if (result instanceof Promise) throw new Error('a SQLite transaction must not wait');
+        return result;
+      }),
+    // One writer holds the whole database for the transaction: nothing to lock row by row.
+    lockingRows: (query) => query,
+    failure: (error) => noteStorageFailure(db, error),
+    isDuplicate: (error) => error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE',
+  };
+  return sql;
 }

@@ -27,9 +27,7 @@ export const races = sqliteTable('races', {
   /** Secret until the race is finished. */
   seed: text('seed').notNull(),
   state: text('state', { enum: RACE_STATES }).notNull(),
-  creatorId: integer('creator_id')
-    .notNull()
-    .references(() => players.id),
+  creatorId: integer('creator_id').notNull().references(() => players.id),
   createdAt: integer('created_at').notNull(),
   startsAt: integer('starts_at'),
   finishedAt: integer('finished_at'),
@@ -48,32 +46,24 @@ export const races = sqliteTable('races', {
   index('races_state').on(table.state),
 ]);
 
-export const raceEntries = sqliteTable(
-  'race_entries',
-  {
-    raceId: integer('race_id')
-      .notNull()
-      .references(() => races.id),
-    playerId: integer('player_id')
-      .notNull()
-      .references(() => players.id),
-    /** 1-based seat, in join order. */
-    seat: integer('seat').notNull(),
-    joinedAt: integer('joined_at').notNull(),
-    /** Final standing, set when the race finishes. */
-    rank: integer('rank'),
-    /** Since when the racer has had no open socket (null while connected): the grace period runs from here. */
-    goneSince: integer('gone_since'),
-    /** Their answer to this race's rematch, once asked. */
-    rematch: text('rematch', { enum: REMATCH_ANSWERS }),
-  },
-  (table) => [
-    primaryKey({ columns: [table.raceId, table.playerId] }),
-    uniqueIndex('race_entries_seat').on(table.raceId, table.seat),
-    // A player's seats (pruning, history): the primary key leads with the race.
-    index('race_entries_player').on(table.playerId),
-  ],
-);
+export const raceEntries = sqliteTable('race_entries', {
+  raceId: integer('race_id').notNull().references(() => races.id),
+  playerId: integer('player_id').notNull().references(() => players.id),
+  /** 1-based seat, in join order. */
+  seat: integer('seat').notNull(),
+  joinedAt: integer('joined_at').notNull(),
+  /** Final standing, set when the race finishes. */
+  rank: integer('rank'),
+  /** Since when the racer has had no open socket (null while connected): the grace period runs from here. */
+  goneSince: integer('gone_since'),
+  /** Their answer to this race's rematch, once asked. */
+  rematch: text('rematch', { enum: REMATCH_ANSWERS }),
+}, (table) => [
+  primaryKey({ columns: [table.raceId, table.playerId] }),
+  uniqueIndex('race_entries_seat').on(table.raceId, table.seat),
+  // A player's seats (pruning, history): the primary key leads with the race.
+  index('race_entries_player').on(table.playerId),
+]);
 
 /** A series: 100 deals in order, deal k dealt from a seed derived from its own (series.ts), for anyone who opens its link. */
 export const series = sqliteTable('series', {
@@ -82,9 +72,7 @@ export const series = sqliteTable('series', {
   variant: text('variant', { enum: VARIANT_IDS }).notNull(),
   /** Secret, always: the deals' seeds come from it. */
   seed: text('seed').notNull(),
-  creatorId: integer('creator_id')
-    .notNull()
-    .references(() => players.id),
+  creatorId: integer('creator_id').notNull().references(() => players.id),
   createdAt: integer('created_at').notNull(),
 }, (table) => [
   // As races_creator.
@@ -96,62 +84,52 @@ export const series = sqliteTable('series', {
  * moves) are written when it is dealt and when it ends; while it plays they are read from its log
  * (game-columns.ts), so that a move writes its log row alone.
  */
-export const games = sqliteTable(
-  'games',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    kind: text('kind', { enum: GAME_KINDS }).notNull(),
-    playerId: integer('player_id')
-      .notNull()
-      .references(() => players.id),
-    raceId: integer('race_id').references(() => races.id),
-    /** The UTC day (YYYY-MM-DD) of a daily game; null otherwise. */
-    day: text('day'),
-    /** The series of a series game, and which of its deals (1-100) it is; null otherwise. */
-    seriesId: integer('series_id').references(() => series.id),
-    seriesDeal: integer('series_deal'),
-    variant: text('variant', { enum: VARIANT_IDS }).notNull(),
-    /** Server-side only: redeals are dealt from it. */
-    seed: text('seed').notNull(),
-    status: text('status', { enum: GAME_STATES }).notNull(),
-    foundations: integer('foundations').notNull(),
-    redealsUsed: integer('redeals_used').notNull().default(0),
-    moves: integer('moves').notNull().default(0),
-    startedAt: integer('started_at').notNull(),
-    /** When the game stops by itself (a race's time limit, a daily attempt's end of day), or null. */
-    deadline: integer('deadline'),
-    finishedAt: integer('finished_at'),
-    /** Set when the game ends: its result as one number, smaller is better (standings.ts `rankKey` of cards home and elapsed time). */
-    rankKey: integer('rank_key'),
-  },
-  (table) => [
-    uniqueIndex('games_race_player').on(table.raceId, table.playerId),
-    // One daily game per player and day (day is null, hence never equal, for other kinds).
-    uniqueIndex('games_player_day').on(table.playerId, table.day),
-    // One game per player and deal of a series, in deal order: a player's progress, and everyone's results in a series.
-    uniqueIndex('games_series_player_deal').on(table.seriesId, table.playerId, table.seriesDeal),
-    index('games_playing').on(table.status).where(sql`${table.status} = 'playing'`),
-    // A day's leaderboard in rank order (unfinished attempts, rank_key null, sort first); rowid breaks ties.
-    index('games_daily_board').on(table.day, table.rankKey).where(sql`${table.day} is not null`),
-    // A player's history, newest first (the index carries the rowid).
-    index('games_player').on(table.playerId),
-  ],
-);
+export const games = sqliteTable('games', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  kind: text('kind', { enum: GAME_KINDS }).notNull(),
+  playerId: integer('player_id').notNull().references(() => players.id),
+  raceId: integer('race_id').references(() => races.id),
+  /** The UTC day (YYYY-MM-DD) of a daily game; null otherwise. */
+  day: text('day'),
+  /** The series of a series game, and which of its deals (1-100) it is; null otherwise. */
+  seriesId: integer('series_id').references(() => series.id),
+  seriesDeal: integer('series_deal'),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  /** Server-side only: redeals are dealt from it. */
+  seed: text('seed').notNull(),
+  status: text('status', { enum: GAME_STATES }).notNull(),
+  foundations: integer('foundations').notNull(),
+  redealsUsed: integer('redeals_used').notNull().default(0),
+  moves: integer('moves').notNull().default(0),
+  startedAt: integer('started_at').notNull(),
+  /** When the game stops by itself (a race's time limit, a daily attempt's end of day), or null. */
+  deadline: integer('deadline'),
+  finishedAt: integer('finished_at'),
+  /** Set when the game ends: its result as one number, smaller is better (standings.ts `rankKey` of cards home and elapsed time). */
+  rankKey: integer('rank_key'),
+}, (table) => [
+  uniqueIndex('games_race_player').on(table.raceId, table.playerId),
+  // One daily game per player and day (day is null, hence never equal, for other kinds).
+  uniqueIndex('games_player_day').on(table.playerId, table.day),
+  // One game per player and deal of a series, in deal order: a player's progress, and everyone's results in a series.
+  uniqueIndex('games_series_player_deal').on(table.seriesId, table.playerId, table.seriesDeal),
+  index('games_playing').on(table.status).where(sql`${table.status} = 'playing'`),
+  // A day's leaderboard in rank order (unfinished attempts, rank_key null, sort first); rowid breaks ties.
+  index('games_daily_board').on(table.day, table.rankKey).where(sql`${table.day} is not null`),
+  // A player's history, newest first (the index carries the rowid).
+  index('games_player').on(table.playerId),
+]);
 
 /**
  * How many attempts of a day finished with each number of cards home, kept by triggers on
  * `games` (migrations/0002): a rank is the finishers with more cards plus a short index count
  * among those with as many, never a count over the whole day.
  */
-export const dailyTallies = sqliteTable(
-  'daily_tallies',
-  {
-    day: text('day').notNull(),
-    foundations: integer('foundations').notNull(),
-    finished: integer('finished').notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.day, table.foundations] })],
-);
+export const dailyTallies = sqliteTable('daily_tallies', {
+  day: text('day').notNull(),
+  foundations: integer('foundations').notNull(),
+  finished: integer('finished').notNull(),
+}, (table) => [primaryKey({ columns: [table.day, table.foundations] })]);
 
 /** Server secrets made on first start (the daily seeds' HMAC key), by name. */
 export const secrets = sqliteTable('secrets', {
@@ -161,37 +139,25 @@ export const secrets = sqliteTable('secrets', {
 });
 
 /** Every layout dealt to a game: k = 0 is the first, k the k-th redeal. */
-export const gameDeals = sqliteTable(
-  'game_deals',
-  {
-    gameId: integer('game_id')
-      .notNull()
-      .references(() => games.id),
-    k: integer('k').notNull(),
-    /** JSON array of fan strings (makeLayout). */
-    layout: text('layout', { mode: 'json' }).$type<string[]>().notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.gameId, table.k] })],
-);
+export const gameDeals = sqliteTable('game_deals', {
+  gameId: integer('game_id').notNull().references(() => games.id),
+  k: integer('k').notNull(),
+  /** JSON array of fan strings (makeLayout). */
+  layout: text('layout', { mode: 'json' }).$type<string[]>().notNull(),
+}, (table) => [primaryKey({ columns: [table.gameId, table.k] })]);
 
 /**
  * The move log: action `index` (0-based) of a game, in record notation, and when it was applied.
  * A WITHOUT ROWID table since migration 0004 (drizzle cannot say so here): one B-tree, one page per move.
  */
-export const gameActions = sqliteTable(
-  'game_actions',
-  {
-    gameId: integer('game_id')
-      .notNull()
-      .references(() => games.id),
-    index: integer('action_index').notNull(),
-    action: text('action').notNull(),
-    at: integer('at').notNull(),
-    /** Cards on the foundations after this action; null in rows stored before migration 0009. */
-    foundations: integer('foundations'),
-  },
-  (table) => [primaryKey({ columns: [table.gameId, table.index] })],
-);
+export const gameActions = sqliteTable('game_actions', {
+  gameId: integer('game_id').notNull().references(() => games.id),
+  index: integer('action_index').notNull(),
+  action: text('action').notNull(),
+  at: integer('at').notNull(),
+  /** Cards on the foundations after this action; null in rows stored before migration 0009. */
+  foundations: integer('foundations'),
+}, (table) => [primaryKey({ columns: [table.gameId, table.index] })]);
 
 /** A game's row as players see it now: a playing game's counts come from its log (game-columns.ts). */
 export const currentGameRow = gameRowColumns(games, gameActions, gameDeals);
@@ -201,9 +167,7 @@ export const currentGameRow = gameRowColumns(games, gameActions, gameDeals);
  * is public; a game without a row is still pending.
  */
 export const gameAnalyses = sqliteTable('game_analyses', {
-  gameId: integer('game_id')
-    .primaryKey()
-    .references(() => games.id),
+  gameId: integer('game_id').primaryKey().references(() => games.id),
   status: text('status', { enum: STORED_ANALYSIS_STATES }).notNull(),
   /** The solver's findings (contract GameAnalysis) when done. */
   analysis: text('analysis', { mode: 'json' }).$type<GameAnalysis>(),

@@ -1,27 +1,37 @@
+import type { MoveWrite, Pending } from '../ports.js';
 import type { Storage } from '../stores.js';
-import { SqliteAnalysisStore } from './analysis-store.js';
-import { SqliteDailyStore } from './daily-store.js';
-import { SqliteDeadlineStore } from './deadline-store.js';
-import { SqliteGameStore } from './game-store.js';
-import { closeDatabase, noteStorageFailure, storageReady, type Db } from './index.js';
-import { SqlitePlayerStore } from './player-store.js';
-import { SqliteReplayStore } from './replay-store.js';
-import { SqliteRaceStore } from './race-store.js';
-import { SqliteSeriesStore } from './series-store.js';
+import { analysisStore } from './analysis-store.js';
+import { dailyStore } from './daily-store.js';
+import { deadlineStore, gameStore } from './game-store.js';
+import { GroupCommit } from './group-commit.js';
+import { closeDatabase, sqliteSql, storageReady, type Db } from './index.js';
+import { playerStore } from './player-store.js';
+import { raceStore } from './race-store.js';
+import { replayStore } from './replay-store.js';
+import { seriesStore } from './series-store.js';
+import type { Sql } from './sql.js';
+
+/** Every store on one database, each written once over `sql`; moves are stored by the database's own `appendMove`. */
+export function stores(sql: Sql, appendMove: (move: MoveWrite) => Pending<void>): Omit<Storage, 'ready' | 'close'> {
+  return {
+    kind: sql.kind,
+    games: gameStore(sql, appendMove),
+    players: playerStore(sql),
+    races: raceStore(sql),
+    deadlines: deadlineStore(sql),
+    series: seriesStore(sql),
+    replays: replayStore(sql),
+    daily: dailyStore(sql),
+    analyses: analysisStore(sql),
+    failure: (error) => sql.failure(error),
+  };
+}
 
 /** Every store on one SQLite database (the default): each call answers in the same turn. */
 export function sqliteStorage(db: Db): Storage {
+  const moves = new GroupCommit(db);
   return {
-    kind: 'sqlite',
-    games: new SqliteGameStore(db),
-    players: new SqlitePlayerStore(db),
-    races: new SqliteRaceStore(db),
-    deadlines: new SqliteDeadlineStore(db),
-    series: new SqliteSeriesStore(db),
-    replays: new SqliteReplayStore(db),
-    daily: new SqliteDailyStore(db),
-    analyses: new SqliteAnalysisStore(db),
-    failure: (error) => noteStorageFailure(db, error),
+    ...stores(sqliteSql(db), (move) => moves.appendMove(move)),
     async ready() {
       try {
         db.$client.prepare('select 1').get();

@@ -11,10 +11,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlayerView, ServerMessage } from '../../contract/index.js';
 import { makeAction, makeBoard } from '../../shared/index.js';
-import { SqliteGameStore } from '../../server/db/game-store.js';
 import { closeDatabase, openDatabase } from '../../server/db/index.js';
 import * as sqlite from '../../server/db/schema.js';
-import { PgGameStore } from '../../server/db/pg/game-store.js';
+import { pgStorage as pgStores } from '../../server/db/pg/storage.js';
+import { sqliteStorage as sqliteStores } from '../../server/db/storage.js';
 import { openPgDatabase, type PgDb } from '../../server/db/pg/index.js';
 import * as pgSchema from '../../server/db/pg/schema.js';
 import { GameService, type LiveGame } from '../../server/games.js';
@@ -37,7 +37,7 @@ async function sqliteStorage(): Promise<Storage> {
   const dbs = [openDatabase(dir), openDatabase(dir)] as const;
   const db = dbs[0];
   return {
-    stores: [new SqliteGameStore(dbs[0]), new SqliteGameStore(dbs[1])],
+    stores: [sqliteStores(dbs[0]).games, sqliteStores(dbs[1]).games],
     addPlayer: async (name) => db.insert(sqlite.players).values({ name, tokenHash: name, createdAt: 0 }).returning({ id: sqlite.players.id, name: sqlite.players.name }).get(),
     addRace: async (creatorId) =>
       db.insert(sqlite.races).values({ code: `R${creatorId}`, variant: 'strict', seats: 2, seed: 'race-seed', state: 'countdown', creatorId, createdAt: 0 }).returning({ id: sqlite.races.id }).get().id,
@@ -55,7 +55,7 @@ async function pgStorage(): Promise<Storage & { dbs: [PgDb, PgDb] }> {
   const db = dbs[0];
   return {
     dbs,
-    stores: [new PgGameStore(dbs[0]), new PgGameStore(dbs[1])],
+    stores: [pgStores(dbs[0]).games, pgStores(dbs[1]).games],
     addPlayer: async (name) =>
       (await db.insert(pgSchema.players).values({ name, tokenHash: name, createdAt: 0 }).returning({ id: pgSchema.players.id, name: pgSchema.players.name }))[0]!,
     addRace: async (creatorId) =>

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgDatabase, type PgDb } from '../../server/db/pg/index.js';
-import { appendMove, type MoveWrite } from '../../server/db/pg/moves.js';
+import { appendMove } from '../../server/db/pg/moves.js';
+import type { MoveWrite } from '../../server/ports.js';
 import { currentGameRow, games, players } from '../../server/db/pg/schema.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
 

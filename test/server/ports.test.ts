@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../../contract/index.js';
 import { makeAction, Position } from '../../shared/index.js';
-import { SqliteGameStore } from '../../server/db/game-store.js';
+import { sqliteStorage } from '../../server/db/storage.js';
 import { closeDatabase, openDatabase, type Db } from '../../server/db/index.js';
 import { players } from '../../server/db/schema.js';
 import { GameService } from '../../server/games.js';
@@ -28,9 +28,9 @@ interface Call {
 class LaterStore implements GameStore {
   readonly waiting: Call[] = [];
   readonly calls: string[] = [];
-  readonly inner: SqliteGameStore;
+  readonly inner: GameStore;
   constructor(db: Db) {
-    this.inner = new SqliteGameStore(db);
+    this.inner = sqliteStorage(db).games;
   }
   createGames: GameStore['createGames'] = (rows, starts) => this.later('createGames', rows, () => this.inner.createGames(rows, starts));
   loadGame: GameStore['loadGame'] = (id) => this.later('loadGame', id, () => this.inner.loadGame(id));
@@ -262,7 +262,7 @@ describe('GameService on a store that answers later', () => {
 describe('GameService on SQLite', () => {
   it('answers every call in the same turn, a move included when it is the first of its turn', () => {
     const { db, player } = openStore();
-    const { games, acks } = serviceOn(new SqliteGameStore(db));
+    const { games, acks } = serviceOn(sqliteStorage(db).games);
     const created = games.create([{ kind: 'race', playerId: player.id, variant: 'strict', seed: 'ports-1', startedAt: 0 }]);
     expect(Array.isArray(created)).toBe(true);
     const [game] = created as ReturnType<GameService['live']>[];
@@ -281,7 +281,7 @@ describe('GameService on SQLite', () => {
       db = openDatabase(dir, { checkpoints: 'auto' });
       db.$client.pragma('wal_autocheckpoint = 0');
       const player = db.insert(players).values({ name: 'Ana', tokenHash: 'h', createdAt: 0 }).returning({ id: players.id, name: players.name }).get();
-      const store = new SqliteGameStore(db);
+      const store = sqliteStorage(db).games;
       const { games, acks } = serviceOn(store);
       const seats = games.create(['a', 'b', 'c', 'd'].map((seed) => ({ kind: 'race' as const, playerId: player.id, variant: 'strict' as const, seed: `ports-${seed}`, startedAt: 0 })));
       const created = seats as NonNullable<ReturnType<GameService['live']>>[];
@@ -315,7 +315,7 @@ describe('GameService on SQLite', () => {
 
   it('refuses only the move whose index another process took, and stores the rest of its turn', async () => {
     const { db, player } = openStore();
-    const store = new SqliteGameStore(db);
+    const store = sqliteStorage(db).games;
     const { games, acks } = serviceOn(store);
     const specs = ['e', 'f', 'g'].map((seed) => ({ kind: 'race' as const, playerId: player.id, variant: 'strict' as const, seed: `ports-${seed}`, startedAt: 0 }));
     const [first, taken, last] = games.create(specs) as NonNullable<ReturnType<GameService['live']>>[];

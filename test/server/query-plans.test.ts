@@ -6,14 +6,12 @@
 import type Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Leaderboard } from '../../server/daily.js';
-import { closeDatabase, openDatabase, type Db } from '../../server/db/index.js';
-import { SqliteDeadlineStore } from '../../server/db/deadline-store.js';
-import { SqlitePlayerStore } from '../../server/db/player-store.js';
-import { SqliteRaceStore } from '../../server/db/race-store.js';
-import { PgDeadlineStore } from '../../server/db/pg/deadline-store.js';
-import { PgRaceStore } from '../../server/db/pg/race-store.js';
-import { PgDailyStore } from '../../server/db/pg/daily-store.js';
-import { openPgDatabase } from '../../server/db/pg/index.js';
+import { dailyStore } from '../../server/db/daily-store.js';
+import { deadlineStore } from '../../server/db/game-store.js';
+import { closeDatabase, openDatabase, sqliteSql, type Db } from '../../server/db/index.js';
+import { playerStore } from '../../server/db/player-store.js';
+import { raceStore } from '../../server/db/race-store.js';
+import { openPgDatabase, pgSql } from '../../server/db/pg/index.js';
 import * as pgSchema from '../../server/db/pg/schema.js';
 import { rankKey } from '../../server/standings.js';
 import type { DeadlineStore, RaceStore } from '../../server/stores.js';
@@ -53,7 +51,7 @@ const placeholders = (sql: string, bound: unknown): unknown[] => Array.from(sql.
 describe('query plans', () => {
   it('pruning finds unused identities through indexes, never by scanning a table per identity', () => {
     db = openDatabase(':memory:', {});
-    const plans = plansOf(db.$client, () => new SqlitePlayerStore(db!).pruneUnused(Date.now()));
+    const plans = plansOf(db.$client, () => playerStore(sqliteSql(db!)).pruneUnused(Date.now()));
     expect(plans.length).toBeGreaterThan(0);
     const lines = plans.flatMap(({ plan }) => plan);
     // The outer loop may scan players (or search them by created_at); every correlated check must search an index.
@@ -79,7 +77,7 @@ describe('query plans of the timer owner', () => {
   it('reads deadlines, countdowns, lobbies, gone racers and finished games through indexes, never scanning games, races or seats', () => {
     db = openDatabase(':memory:', {});
     // 'playing': the games_playing index covers that status only.
-    const plans = plansOf(db.$client, () => rescanReads(new SqliteDeadlineStore(db!), new SqliteRaceStore(db!)).forEach((read) => read()), 'playing');
+    const plans = plansOf(db.$client, () => rescanReads(deadlineStore(sqliteSql(db!)), raceStore(sqliteSql(db!))).forEach((read) => read()), 'playing');
     expect(plans).toHaveLength(6);
     const lines = plans.flatMap(({ plan }) => plan);
     expect(lines.filter((line) => /^SCAN /.test(line))).toEqual([]);
@@ -102,7 +100,7 @@ describe('query plans on PostgreSQL', () => {
       await pgDb.insert(pgSchema.games).values({
         kind: 'daily', playerId: player!.id, day, variant: 'strict', seed: 's', status: 'out-of-moves', foundations: 20, startedAt: 0, finishedAt: 60_000, rankKey: rankKey(20, 60_000),
       });
-      const board = new Leaderboard(new PgDailyStore(pgDb));
+      const board = new Leaderboard(dailyStore(pgSql(pgDb)));
       // Scans and sorts priced out: a plan that still has one had no index to use instead.
       const plans = await pgPlansOf(
         pool,
@@ -124,7 +122,7 @@ describe('query plans on PostgreSQL', () => {
     const pgDb = await openPgDatabase(database.url, { poolSize: 1 });
     try {
       const plans = await pgPlansOf(pgDb.$client, async () => {
-          for (const read of rescanReads(new PgDeadlineStore(pgDb), new PgRaceStore(pgDb))) await read();
+          for (const read of rescanReads(deadlineStore(pgSql(pgDb)), raceStore(pgSql(pgDb)))) await read();
         }, ['enable_seqscan = off']);
       expect(plans).toHaveLength(6);
       expect(plans.flatMap((plan) => ['games', 'races', 'race_entries'].flatMap((table) => plan.fullReads(table).map((read) => `${read}: ${plan.text}`)))).toEqual([]);

@@ -3,9 +3,23 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { SynchronousMode } from '../index.js';
+import { flow, type Preparable, type Prepared, type Sql, type Tables } from '../sql.js';
 import * as schema from './schema.js';
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+type PgQueries = Pick<NodePgDatabase<typeof schema>, 'select' | 'insert' | 'update' | 'delete' | 'transaction'>;
+
+/**
+ * The stores' queries are typed against the SQLite tables (sql.ts): this fails to compile unless
+ * every PostgreSQL table reads the same row type as its SQLite twin.
+ */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type RowsOf<Table> = Table extends { $inferSelect: infer Row } ? Row : never;
+type TableName = { [Name in keyof Tables]: Tables[Name] extends { $inferSelect: unknown } ? Name : never }[keyof Tables];
+type SameRows = { [Name in TableName]: Equal<RowsOf<Tables[Name]>, RowsOf<(typeof schema)[Name]>> };
+const sameRows: SameRows = { players: true, races: true, raceEntries: true, series: true, games: true, dailyTallies: true, secrets: true, gameDeals: true, gameActions: true, gameAnalyses: true };
+void sameRows;
+const tables = schema as unknown as Tables;
 
 const MIGRATIONS = fileURLToPath(new URL('../../../migrations/pg', import.meta.url));
 /** The advisory lock key the migrations run under ("lucie" in ASCII): instances starting together migrate one at a time. */
@@ -61,4 +75,56 @@ export async function migrateUnderLock(pool: pg.Pool): Promise<void> {
   } finally {
     client.release();
   }
+}
+
+/** The stores' adapter on PostgreSQL: every query answers later, on the pool or the transaction's connection. */
+export function pgSql(db: PgQueries): Sql {
+  const rows = async <T>(query: unknown) => (await (query as PromiseLike<T[]>)) as T[];
+  const sql: Sql = {
+    kind: 'postgres',
+    db: db as unknown as Sql['db'],
+    t: tables,
+    one: async <T>(query: unknown) => (await rows<T>(query))[0],
+    all: (query) => rows(query),
+    run: async (query) => (await (query as unknown as PromiseLike<pg.QueryResult>)).rowCount ?? 0,
+    prepare<T>(query: Preparable<T>): Prepared<T> {
+      // Unnamed: PostgreSQL plans each run for its values, as for any other query.
+      const prepared = (query as unknown as { prepare(name?: string): { execute(values: Record<string, unknown>): Promise<T[]> } }).prepare(undefined);
+      const execute = (values: Record<string, unknown>) => prepared.execute(values);
+      return { all: execute, one: async (values: Record<string, unknown>) => (await execute(values))[0] };
+    },
+    transaction: (steps) => db.transaction(async (tx) => flow(steps(pgSql(tx)))),
+    // FOR NO KEY UPDATE: a writer of the same row waits for this transaction, while inserts
+    // that only reference the row (a seat joining a race) go on.
+    lockingRows: (query) => (query as unknown as { for(strength: string): unknown }).for('no key update') as typeof query,
+    failure: pgFailureCode,
+    isDuplicate: (error) => causes(error).some((cause) => (cause as { code?: unknown }).code === UNIQUE_VIOLATION),
+  };
+  return sql;
+}
+
+/** PostgreSQL's unique_violation. */
+export const UNIQUE_VIOLATION = '23505';
+/** SQLSTATE classes a retry may cure: connection exceptions, insufficient resources, operator intervention (a shutdown, a restart). */
+const RETRYABLE_CLASSES = ['08', '53', '57'];
+/** Errors of the socket under the pool: the server is unreachable or the connection broke. */
+const NETWORK_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'];
+/** node-postgres's own messages when it has no usable connection. */
+const POOL_MESSAGES = ['Connection terminated', 'timeout exceeded when trying to connect', 'Cannot use a pool after calling end on the pool'];
+
+/** The SQLSTATE or socket code when `error` means PostgreSQL cannot be reached or cannot take the write now. */
+export function pgFailureCode(error: unknown): string | undefined {
+  for (const cause of causes(error)) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && (NETWORK_CODES.includes(code) || RETRYABLE_CLASSES.includes(code.slice(0, 2)))) return code;
+    if (POOL_MESSAGES.some((message) => cause.message.includes(message))) return 'connection-lost';
+  }
+  return undefined;
+}
+
+/** An error and its causes (drizzle wraps the driver's error). */
+export function causes(error: unknown): Error[] {
+  const chain: Error[] = [];
+  for (let cause = error; cause instanceof Error && chain.length < 8; cause = cause.cause) chain.push(cause);
+  return chain;
 }

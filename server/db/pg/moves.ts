@@ -1,15 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { MoveWrite } from '../../ports.js';
-import type { PgDb } from './index.js';
+import { causes, UNIQUE_VIOLATION, type PgDb } from './index.js';
 import { gameActions } from './schema.js';
-
-export type { MoveWrite };
 
 /** Stored, or refused because another instance stored `stored` at that index first. */
 export type MoveOutcome = { stored: true } | { stored: false; conflict: string };
-
-/** PostgreSQL's unique_violation. */
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * One statement, so one round trip and its own transaction: the log row with the cards home after
@@ -50,11 +45,8 @@ export async function appendMove(db: PgDb, move: MoveWrite): Promise<MoveOutcome
   }
 }
 
+/** The log's primary key refused the row (drizzle wraps the driver's error; the constraint is on the cause). */
 function isIndexTaken(error: unknown): boolean {
-  // drizzle wraps the driver's error; the constraint is on the cause.
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    const { code, constraint } = cause as Error & { code?: string; constraint?: string };
-    if (code === UNIQUE_VIOLATION) return constraint === 'game_actions_game_id_action_index_pk';
-  }
-  return false;
+  const violation = causes(error).find((cause) => (cause as { code?: unknown }).code === UNIQUE_VIOLATION);
+  return (violation as { constraint?: string } | undefined)?.constraint === 'game_actions_game_id_action_index_pk';
 }
