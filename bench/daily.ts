@@ -17,7 +17,7 @@ import { loadMoveLog } from '../server/db/game-store.js';
 import { openPgDatabase } from '../server/db/pg/index.js';
 import { PgDailyStore } from '../server/db/pg/daily-store.js';
 import type { DailyStore } from '../server/stores.js';
-import { storedLayout } from '../server/games.js';
+import { storedLayout } from '../server/games/live-game.js';
 import { rankKey } from '../server/standings.js';
 import startServices from '../test/services.js';
 import { createTestDatabase, pgPlansOf } from '../test/server/pg.js';

@@ -16,6 +16,7 @@ import timersPlugin, { DEFAULT_TIMER_LEASE, type TimerLease } from './plugins/ti
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
+import eventsPlugin from './plugins/events.js';
 import gamesPlugin from './plugins/games.js';
 import healthPlugin from './plugins/health.js';
 import openapiPlugin from './plugins/openapi.js';
@@ -129,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(transportPlugin, { ...(options.presence && { presence: options.presence }) });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);
+  await app.register(eventsPlugin);
   await app.register(gamesPlugin);
   await app.register(racesPlugin, {
     countdownMs: options.countdownMs ?? DEFAULT_COUNTDOWN_MS,

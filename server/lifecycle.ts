@@ -14,7 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
-import type { GameService } from './games.js';
+import type { GameService } from './games/service.js';
 import { releaseTimer, soleOwner, type TimerOwner } from './ownership.js';
 import { after, recovering, type Pending, type Transport } from './ports.js';
 import type { ClosedReason, PlayerView, RaceEvent } from '../contract/index.js';

@@ -10,7 +10,8 @@ import { makeRecord, type RecordJson } from '../shared/index.js';
 import type { GameSummary, HistoryView, Page, PlayerView } from '../contract/index.js';
 import type { DailyService } from './daily.js';
 import { Refusal } from './errors.js';
-import { storedLayout, type GameService, type LiveGame } from './games.js';
+import { storedLayout, type LiveGame } from './games/live-game.js';
+import type { GameService } from './games/service.js';
 import type { ReplayStore, SummaryRow } from './stores.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import { GameService } from '../games.js';
+import { STORAGE_RETRY_MS } from '../db/index.js';
+import { GameService } from '../games/service.js';
 import { after } from '../ports.js';
 
 declare module 'fastify' {
@@ -11,7 +12,15 @@ declare module 'fastify' {
 /** The game service; on taking the timers (a single instance: at start) its unfinished games are rebuilt from their move logs, once every listener is in place. */
 export default fp(
   async (app) => {
-    const games = new GameService(app.storage.games, app.transport, app.clock, app.log, { shared: app.bus !== null }, app.timers);
+    const games = new GameService({
+      store: app.storage.games,
+      transport: app.transport,
+      clock: app.clock,
+      log: app.log,
+      events: app.events,
+      owner: app.timers,
+      retryMs: STORAGE_RETRY_MS,
+    });
     app.decorate('games', games);
     app.timers.onTakeover(() => games.resume());
     app.timers.onNotice((subject) => ('gameId' in subject ? games.rearm(subject.gameId) : undefined));
@@ -22,5 +31,5 @@ export default fp(
       await games.settled();
     });
   },
-  { name: 'games', dependencies: ['db', 'transport', 'timers'] },
+  { name: 'games', dependencies: ['db', 'transport', 'timers', 'events'] },
 );

@@ -17,7 +17,9 @@ import * as sqlite from '../../server/db/schema.js';
 import { PgGameStore } from '../../server/db/pg/game-store.js';
 import { openPgDatabase, type PgDb } from '../../server/db/pg/index.js';
 import * as pgSchema from '../../server/db/pg/schema.js';
-import { GameService, type LiveGame } from '../../server/games.js';
+import { DomainEvents } from '../../server/events.js';
+import type { LiveGame } from '../../server/games/live-game.js';
+import { GameService } from '../../server/games/service.js';
 import type { GameStore, Transport } from '../../server/ports.js';
 import { Refusal } from '../../server/errors.js';
 import { homeFirst, ManualClock } from './helpers.js';
@@ -68,13 +70,17 @@ async function pgStorage(): Promise<Storage & { dbs: [PgDb, PgDb] }> {
   };
 }
 
+/** A listener that throws fails the test. */
+const fail = (error: unknown): never => {
+  throw error;
+};
 const silent = { error() {}, warn() {}, info() {}, debug() {} } as unknown as FastifyBaseLogger;
 
 function instance(store: GameStore) {
   const sent: ServerMessage[] = [];
   const record = (_to: unknown, message: ServerMessage) => void sent.push(message);
   const transport: Transport = { toPlayer: record, toPlayerNow: record, toRace: record, isConnected: () => true, onPresence: () => {} };
-  return { games: new GameService(store, transport, new ManualClock(), silent), acks: () => sent.filter((message) => message.type === 'ack') };
+  return { games: new GameService({ store, transport, clock: new ManualClock(), log: silent, events: new DomainEvents(fail), retryMs: 1000 }), acks: () => sent.filter((message) => message.type === 'ack') };
 }
 
 /** Plays `homeFirst` through the service to the end or `limit` actions; every answer must be an acknowledgement. */
