@@ -126,11 +126,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }),
     ...(options.redisPrefix !== undefined && { prefix: options.redisPrefix }),
   });
+  await app.register(eventsPlugin);
   await app.register(timersPlugin, { ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }), lease: { ...DEFAULT_TIMER_LEASE, ...options.timerLease } });
   await app.register(transportPlugin, { ...(options.presence && { presence: options.presence }) });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);
-  await app.register(eventsPlugin);
   await app.register(gamesPlugin);
   await app.register(racesPlugin, {
     countdownMs: options.countdownMs ?? DEFAULT_COUNTDOWN_MS,

@@ -11,6 +11,7 @@ import type { VariantId } from '../shared/index.js';
 import { DAY_MS, dayOf, dayStart, type DailyAttempt, type DailyView, type LeaderboardEntry, type LeaderboardView, type Page, type PlayerView } from '../contract/index.js';
 import type { Clock } from './clock.js';
 import { Refusal } from './errors.js';
+import type { DomainEvents } from './events.js';
 import type { LiveGame } from './games/live-game.js';
 import type { GameService } from './games/service.js';
 import { after, type Pending } from './ports.js';
@@ -115,14 +116,34 @@ export interface DailyStart {
 
 export class DailyService {
   readonly board: Leaderboard;
+  private cancelDayClose: () => void = () => {};
 
   constructor(
     private readonly store: DailyStore,
     private readonly games: GameService,
     private readonly clock: Clock,
     private readonly secret: string,
+    private readonly events: DomainEvents,
+    /** The timer owner's clock: one instance closes each day. */
+    private readonly timers: Clock = clock,
   ) {
     this.board = new Leaderboard(store);
+  }
+
+  /** On taking the timers (a single instance: at start): the end of today is watched for. */
+  resume(): void {
+    this.cancelDayClose();
+    const now = this.clock.now();
+    const day = dayOf(now);
+    this.cancelDayClose = this.timers.setTimer(dayStart(day) + DAY_MS - now, () => {
+      this.resume();
+      // Its attempts still playing end by their own deadline, this same moment.
+      this.events.emit({ type: 'daily-closed', day });
+    });
+  }
+
+  close(): void {
+    this.cancelDayClose();
   }
 
   today(): string {

@@ -17,6 +17,7 @@ import type { Clock } from './clock.js';
 import { Coalescer } from './coalescer.js';
 import { STORAGE_RETRY_MS } from './db/index.js';
 import { Refusal } from './errors.js';
+import type { DomainEvents } from './events.js';
 import type { LiveGame } from './games/live-game.js';
 import type { GameService } from './games/service.js';
 import { releaseTimer, soleOwner, type TimerOwner } from './ownership.js';
@@ -74,6 +75,7 @@ export class RaceService {
     private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    private readonly events: DomainEvents,
     private readonly timing: RaceTiming,
     /** Countdowns and the lifecycle's deadlines are timers of the timer owner (ownership.ts). */
     private readonly owner: TimerOwner = soleOwner(clock),
@@ -387,8 +389,10 @@ export class RaceService {
     if (played.length === 0 || played.some(({ game }) => game.status === 'playing')) return;
     const finishedAt = Math.max(...played.map(({ game }) => game.finishedAt ?? 0));
     const standings = rankStandings(played.map(({ game, name }) => finisherOf(game, name)));
-    // Finished by another instance meanwhile: it told the watchers.
-    if (await this.store.finish(raceId, standings, finishedAt)) await this.broadcastView(race.code);
+    // Finished by another instance meanwhile: it told the watchers, and emitted the event.
+    if (!(await this.store.finish(raceId, standings, finishedAt))) return;
+    this.events.emit({ type: 'race-finished', raceId, code: race.code, finishedAt, standings });
+    await this.broadcastView(race.code);
   }
 
   private progressOf(game: GameFacts, name: string): ProgressView {

@@ -17,8 +17,17 @@ declare module 'fastify' {
  */
 export default fp<{ secret?: string }>(
   async (app, { secret }) => {
-    const daily = new DailyService(app.storage.daily, app.games, app.clock, secret ?? (await storedDailySecret(app.storage.daily, app.clock.now())));
+    const daily = new DailyService(
+      app.storage.daily,
+      app.games,
+      app.clock,
+      secret ?? (await storedDailySecret(app.storage.daily, app.clock.now())),
+      app.events,
+      app.timers.clock,
+    );
     app.decorate('daily', daily);
+    app.timers.onTakeover(() => daily.resume());
+    app.addHook('preClose', async () => daily.close());
 
     const api = app.withTypeProvider<ZodTypeProvider>();
     const dailyAnswers = { 200: dailyAnswer, ...ERROR_ANSWERS };
@@ -41,5 +50,5 @@ export default fp<{ secret?: string }>(
       async (request) => ({ leaderboard: await daily.leaderboard(request.params.day, request.query, request.player) }),
     );
   },
-  { name: 'daily', dependencies: ['db', 'players', 'games'] },
+  { name: 'daily', dependencies: ['db', 'players', 'games', 'timers', 'events'] },
 );

@@ -19,7 +19,7 @@ const onRace = { params: raceCodeParams, ...answers };
 /** Races over HTTP: create, join, look, start, leave, kick, cancel, rematch, and the replay once finished. Live play is on the websocket. */
 export default fp<RaceTiming>(
   async (app, timing) => {
-    const races = new RaceService(app.storage.races, app.storage.players, app.games, app.transport, app.clock, app.log, timing, app.timers);
+    const races = new RaceService(app.storage.races, app.storage.players, app.games, app.transport, app.clock, app.log, app.events, timing, app.timers);
     app.decorate('races', races);
     // After the games are loaded (the games' takeover runs first): deadlines may have finished races.
     app.timers.onTakeover(() => races.resume());
@@ -73,5 +73,5 @@ export default fp<RaceTiming>(
       race: await races.rematch(currentPlayer(request), request.params.code, request.body.answer),
     }));
   },
-  { name: 'races', dependencies: ['db', 'players', 'games', 'timers'] },
+  { name: 'races', dependencies: ['db', 'players', 'games', 'timers', 'events'] },
 );
