@@ -12,6 +12,7 @@ import { DAY_MS, dayOf, dayStart, type DailyAttempt, type DailyView, type Leader
 import type { Clock } from './clock.js';
 import { Refusal } from './errors.js';
 import type { DomainEvents } from './events.js';
+import type { DeadlineHandler, Scheduler } from './scheduler.js';
 import type { LiveGame } from './games/live-game.js';
 import type { GameService } from './games/service.js';
 import { after, type Pending } from './ports.js';
@@ -19,6 +20,8 @@ import { competitionRanks, firstRankKey } from './standings.js';
 import type { DailyStore, GameRow } from './stores.js';
 
 export const DAILY_VARIANT: VariantId = 'strict';
+/** The scheduler's kind of deadline for the end of a day. */
+export const DAILY_CLOSE = 'daily-close';
 /** Versioned, like the deal algorithm: changing how a day's seed is made must change this. */
 const DAILY_SEED_SCHEME = 'lucie-daily/1';
 
@@ -116,7 +119,6 @@ export interface DailyStart {
 
 export class DailyService {
   readonly board: Leaderboard;
-  private cancelDayClose: () => void = () => {};
 
   constructor(
     private readonly store: DailyStore,
@@ -124,27 +126,24 @@ export class DailyService {
     private readonly clock: Clock,
     private readonly secret: string,
     private readonly events: DomainEvents,
-    /** The timer owner's clock: one instance closes each day. */
-    private readonly timers: Clock = clock,
+    private readonly scheduler: Pick<Scheduler, 'arm'>,
   ) {
     this.board = new Leaderboard(store);
   }
 
-  /** On taking the timers (a single instance: at start): the end of today is watched for. */
-  resume(): void {
-    this.cancelDayClose();
-    const now = this.clock.now();
-    const day = dayOf(now);
-    this.cancelDayClose = this.timers.setTimer(dayStart(day) + DAY_MS - now, () => {
-      this.resume();
-      // Its attempts still playing end by their own deadline, this same moment.
+  /**
+   * The end of each day as a kind of the scheduler's deadlines, keyed by the day: at 00:00 UTC
+   * the day just over is announced closed (its attempts still playing end by their own
+   * deadline, the same moment) and the next day's end is armed.
+   */
+  readonly dayCloses: DeadlineHandler = {
+    due: (day) => {
+      const next = dayOf(dayStart(day) + DAY_MS);
+      this.scheduler.arm(DAILY_CLOSE, next, dayStart(next) + DAY_MS);
       this.events.emit({ type: 'daily-closed', day });
-    });
-  }
-
-  close(): void {
-    this.cancelDayClose();
-  }
+    },
+    stored: () => [{ key: this.today(), at: dayStart(this.today()) + DAY_MS }],
+  };
 
   today(): string {
     return dayOf(this.clock.now());

@@ -6,7 +6,7 @@
  */
 import type { RaceReplayAnswer, ReplayGame } from '../contract/index.js';
 import { Refusal } from './errors.js';
-import type { RaceService } from './races.js';
+import type { RaceService } from './races/service.js';
 import type { ReplayStore } from './stores.js';
 
 export async function raceReplay(store: ReplayStore, races: RaceService, code: string): Promise<RaceReplayAnswer> {

@@ -12,11 +12,11 @@ import type { AckBody, EndState, GameSnapshot, PlayerView, ServerMessageOf } fro
 import type { Clock } from '../clock.js';
 import { Refusal } from '../errors.js';
 import type { DomainEvents } from '../events.js';
-import { soleOwner, type TimerOwner } from '../ownership.js';
 import { after, IndexTaken, type GameStore, type Pending, type RaceStart, type StoredGame, type Transport } from '../ports.js';
+import type { DeadlineHandler, Scheduler } from '../scheduler.js';
 import { rankKey } from '../standings.js';
 import { decideMove, seededDealer, type Dealer } from './authority.js';
-import { GameDeadlines } from './deadlines.js';
+import { GAME_DEADLINE, gameDeadlines } from './deadlines.js';
 import { ackOf, gameStatusOf, replayed, snapshotOf, type ActionRequest, type LiveGame, type NewGame } from './live-game.js';
 import { TurnQueue } from './turns.js';
 
@@ -29,10 +29,10 @@ export interface GameServiceOptions {
   readonly clock: Clock;
   readonly log: FastifyBaseLogger;
   readonly events: DomainEvents;
-  /** Deadlines are timers of the timer owner (ownership.ts); a single instance owns them all. */
-  readonly owner?: TimerOwner;
-  /** How long to wait before trying again a time-out the storage refused. */
-  readonly retryMs: number;
+  /** Where game deadlines are armed (scheduler.ts). */
+  readonly scheduler: Scheduler;
+  /** Others append to the same games (other instances): a game in memory may be behind its stored log. */
+  readonly othersWrite: boolean;
   /** Deals redeals; the seeded one unless a test deals its own. */
   readonly dealer?: Dealer;
 }
@@ -54,30 +54,34 @@ export class GameService {
   private readonly ending = new Map<number, EndState>();
   /** Until when (the clock's time) moves are refused without trying, after one met a locked database. */
   private lockedUntil = -Infinity;
-  private readonly deadlines: GameDeadlines;
   private readonly store: GameStore;
   private readonly transport: Transport;
   private readonly clock: Clock;
   private readonly log: FastifyBaseLogger;
   private readonly events: DomainEvents;
-  private readonly owner: TimerOwner;
+  private readonly scheduler: Scheduler;
   private readonly dealer: Dealer;
+  /** Others append to the same games: a game in memory is only trusted for what it holds. */
+  readonly shared: boolean;
 
   constructor(options: GameServiceOptions) {
     ({ store: this.store, transport: this.transport, clock: this.clock, log: this.log, events: this.events } = options);
-    this.owner = options.owner ?? soleOwner(options.clock);
+    this.scheduler = options.scheduler;
+    this.shared = options.othersWrite;
     this.dealer = options.dealer ?? seededDealer;
-    const expire = (gameId: number, deadline: number): Pending<void> =>
-      // Read afresh in the game's turn (another instance may have played it since); ended in the next.
-      after(this.current(gameId), (fresh) =>
-        fresh ? this.turns.inTurn(fresh.id, () => (this.closing || fresh.state !== 'playing' ? undefined : this.end(fresh, 'timed-out', deadline))) : undefined,
-      );
-    this.deadlines = new GameDeadlines(this.owner.clock, { expire, storageFailure: (error) => this.store.storageFailure(error) }, options.log, options.retryMs);
   }
 
-  /** Other instances share the store: a game in memory may be behind its stored log (they played it since). */
-  get shared(): boolean {
-    return this.owner.shared;
+  /** Game deadlines as a kind of the scheduler's: `playing` reads those stored. */
+  deadlineHandler(playing: () => Pending<readonly { id: number; deadline: number }[]>): DeadlineHandler {
+    return gameDeadlines({
+      // Read afresh in the game's turn (another instance may have played it since); ended in the next.
+      expire: (gameId, deadline) =>
+        after(this.current(gameId), (fresh) =>
+          fresh ? this.turns.inTurn(fresh.id, () => (this.closing || fresh.state !== 'playing' ? undefined : this.end(fresh, 'timed-out', deadline))) : undefined,
+        ),
+      busy: (gameId) => this.turns.holds(gameId),
+      playing,
+    });
   }
 
   onChange(listener: GameListener): void {
@@ -113,7 +117,7 @@ export class GameService {
     return after(ids, (ids) => {
       // A deadline stored here is the owner's to act on.
       dealt.forEach(({ spec }, i) => {
-        if (spec.deadline != null) this.owner.changed({ gameId: ids[i]! });
+        if (spec.deadline != null) this.scheduler.stored(GAME_DEADLINE, String(ids[i]!), spec.deadline);
       });
       return dealt.map(({ spec, layout, position }, i) =>
         this.track({
@@ -135,33 +139,7 @@ export class GameService {
     });
   }
 
-  /** On becoming the timer owner: the deadlines of the games in memory armed again, every other playing game loaded (and its deadline armed). */
-  resume(): Pending<void> {
-    for (const game of this.playing.values()) {
-      if (game.deadline !== null) this.deadlines.arm(game.id, game.deadline);
-    }
-    return this.loadPlaying();
-  }
-
-  /** On the timer owner, for a game stored elsewhere: its deadline armed from the stored game. */
-  rearm(gameId: number): Pending<void> {
-    return after(this.get(gameId), (game) => {
-      if (game?.state === 'playing' && game.deadline !== null) this.deadlines.arm(game.id, game.deadline);
-    });
-  }
-
-  /**
-   * On the timer owner, each rescan round: a stored deadline with no timer here (its notice was
-   * lost) is armed, without loading the game until it fires. A game with work in flight is left
-   * alone: its deadline may be firing now, and a game loaded is armed as it is tracked.
-   */
-  rescan(deadlines: readonly { id: number; deadline: number }[]): void {
-    for (const game of deadlines) {
-      if (!this.deadlines.has(game.id) && !this.turns.holds(game.id)) this.deadlines.arm(game.id, game.deadline);
-    }
-  }
-
-  /** Loads every unfinished game (at startup), re-arming deadlines; a past deadline ends its game now. */
+  /** Loads every unfinished game (on taking the timers over: at startup, alone), arming their deadlines. */
   loadPlaying(): Pending<void> {
     return after(this.store.playingGameIds(), (ids) => {
       const failed = (id: number) => (error: unknown) => this.log.error({ err: error, gameId: id }, 'cannot rebuild game from its move log');
@@ -329,7 +307,7 @@ export class GameService {
   /** Forgets a game's copy in memory (and its timer): the next use reads it from the store. */
   private evict(game: LiveGame): void {
     this.playing.delete(game.id);
-    this.deadlines.cancel(game.id);
+    this.scheduler.cancel(GAME_DEADLINE, String(game.id));
   }
 
   /** Gives up a game. */
@@ -379,10 +357,9 @@ export class GameService {
     );
   }
 
-  /** Stops timers; the database is closed by its plugin. */
+  /** No more changes are taken; the database is closed by its plugin. */
   close(): void {
     this.closing = true;
-    this.deadlines.close();
   }
 
   /** Resolves once every load and write in flight has settled (at shutdown, before the store closes). */
@@ -472,7 +449,7 @@ export class GameService {
 
   private track(game: LiveGame): LiveGame {
     this.playing.set(game.id, game);
-    if (game.deadline !== null) this.deadlines.arm(game.id, game.deadline);
+    if (game.deadline !== null) this.scheduler.arm(GAME_DEADLINE, String(game.id), game.deadline);
     return game;
   }
 }

@@ -16,7 +16,7 @@ export default fp<{ rules: AnalysisRules }>(
     const analyses = new AnalysisService(app.storage.analyses, app.games, app.replays, app.daily, app.clock, app.log, rules, app.events);
     app.decorate('analyses', analyses);
     // The owner of the timers queues what a restart left unanalysed; the days' close comes as an event.
-    app.timers.onTakeover(() => analyses.resume());
+    app.scheduler.onTakeover(() => analyses.resume());
     app.addHook('preClose', async () => analyses.close());
 
     const api = app.withTypeProvider<ZodTypeProvider>();
@@ -27,5 +27,5 @@ export default fp<{ rules: AnalysisRules }>(
       analyses.dayAnswer(request.params.day),
     );
   },
-  { name: 'analyses', dependencies: ['db', 'games', 'replays', 'daily', 'timers', 'events'] },
+  { name: 'analyses', dependencies: ['db', 'games', 'replays', 'daily', 'scheduler', 'events'] },
 );

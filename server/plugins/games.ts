@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
-import { STORAGE_RETRY_MS } from '../db/index.js';
+import { GAME_DEADLINE } from '../games/deadlines.js';
 import { GameService } from '../games/service.js';
-import { after } from '../ports.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,7 +8,7 @@ declare module 'fastify' {
   }
 }
 
-/** The game service; on taking the timers (a single instance: at start) its unfinished games are rebuilt from their move logs, once every listener is in place. */
+/** The game service and its deadlines; on taking the timers (alone: at start) the unfinished games are rebuilt from their move logs, once every listener is in place. */
 export default fp(
   async (app) => {
     const games = new GameService({
@@ -18,18 +17,17 @@ export default fp(
       clock: app.clock,
       log: app.log,
       events: app.events,
-      owner: app.timers,
-      retryMs: STORAGE_RETRY_MS,
+      scheduler: app.scheduler,
+      othersWrite: app.bus !== null,
     });
     app.decorate('games', games);
-    app.timers.onTakeover(() => games.resume());
-    app.timers.onNotice((subject) => ('gameId' in subject ? games.rearm(subject.gameId) : undefined));
-    app.timers.onRescan(() => after(app.storage.deadlines.playing(), (deadlines) => games.rescan(deadlines)));
+    app.scheduler.handle(GAME_DEADLINE, games.deadlineHandler(() => app.storage.deadlines.playing()));
+    app.scheduler.onTakeover(() => games.loadPlaying());
     app.addHook('preClose', async () => {
       games.close();
       // An asynchronous store's writes in flight finish (and are acknowledged) before it closes.
       await games.settled();
     });
   },
-  { name: 'games', dependencies: ['db', 'transport', 'timers', 'events'] },
+  { name: 'games', dependencies: ['db', 'transport', 'scheduler', 'events'] },
 );

@@ -90,7 +90,7 @@ describe('domain events', () => {
     const lease = `test-${randomUUID()}`;
     const options = { databaseUrl: database.url, redisUrl: url, redisPrefix: lease, timerLease: { name: lease }, clock, rateLimits: false as const };
     const a = await server(options);
-    await vi.waitFor(() => expect(a.app.timers.isOwner).toBe(true), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(a.app.scheduler.runsTimers).toBe(true), { timeout: 10_000, interval: 20 });
     const b = await server(options);
     const instances = [a.app, b.app];
     const finishes = instances.map((app) => heard(app, 'race-finished', ({ raceId }) => app.storage.races.byId(raceId)));

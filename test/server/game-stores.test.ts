@@ -18,6 +18,7 @@ import { PgGameStore } from '../../server/db/pg/game-store.js';
 import { openPgDatabase, type PgDb } from '../../server/db/pg/index.js';
 import * as pgSchema from '../../server/db/pg/schema.js';
 import { DomainEvents } from '../../server/events.js';
+import type { Scheduler } from '../../server/scheduler.js';
 import type { LiveGame } from '../../server/games/live-game.js';
 import { GameService } from '../../server/games/service.js';
 import type { GameStore, Transport } from '../../server/ports.js';
@@ -74,13 +75,15 @@ async function pgStorage(): Promise<Storage & { dbs: [PgDb, PgDb] }> {
 const fail = (error: unknown): never => {
   throw error;
 };
+/** Deadlines are not under test here. */
+const unscheduled: Scheduler = { handle() {}, onTakeover() {}, stored() {}, arm() {}, cancel() {}, runsTimers: true };
 const silent = { error() {}, warn() {}, info() {}, debug() {} } as unknown as FastifyBaseLogger;
 
 function instance(store: GameStore) {
   const sent: ServerMessage[] = [];
   const record = (_to: unknown, message: ServerMessage) => void sent.push(message);
   const transport: Transport = { toPlayer: record, toPlayerNow: record, toRace: record, isConnected: () => true, onPresence: () => {} };
-  return { games: new GameService({ store, transport, clock: new ManualClock(), log: silent, events: new DomainEvents(fail), retryMs: 1000 }), acks: () => sent.filter((message) => message.type === 'ack') };
+  return { games: new GameService({ store, transport, clock: new ManualClock(), log: silent, events: new DomainEvents(fail), scheduler: unscheduled, othersWrite: false }), acks: () => sent.filter((message) => message.type === 'ack') };
 }
 
 /** Plays `homeFirst` through the service to the end or `limit` actions; every answer must be an acknowledgement. */

@@ -15,6 +15,8 @@ import { SqliteGameStore } from '../../server/db/game-store.js';
 import { closeDatabase, openDatabase, type Db } from '../../server/db/index.js';
 import { players } from '../../server/db/schema.js';
 import { DomainEvents } from '../../server/events.js';
+import { GAME_DEADLINE } from '../../server/games/deadlines.js';
+import { DeadlineScheduler } from '../../server/scale/scheduler.js';
 import { GameService } from '../../server/games/service.js';
 import type { GameStore, MoveLog, Pending, Transport } from '../../server/ports.js';
 import { homeFirst, layoutOf, ManualClock, unwrap } from './helpers.js';
@@ -101,7 +103,11 @@ function serviceOn(store: GameStore, clock = new ManualClock()) {
   const sent: ServerMessage[] = [];
   const record = (_to: unknown, message: ServerMessage) => void sent.push(message);
   const transport: Transport = { toPlayer: record, toPlayerNow: record, toRace: record, isConnected: () => true, onPresence: () => {} };
-  const games = new GameService({ store, transport, clock, log: silent, events: new DomainEvents(fail), retryMs: 1000 });
+  // Alone: this instance runs every deadline, on the test's clock.
+  const scheduler = new DeadlineScheduler(clock, { log: silent, failure: () => undefined, retryMs: 1000, notify() {} });
+  scheduler.clock.owner = true;
+  const games = new GameService({ store, transport, clock, log: silent, events: new DomainEvents(fail), scheduler, othersWrite: false });
+  scheduler.handle(GAME_DEADLINE, games.deadlineHandler(() => []));
   return { games, sent, acks: () => sent.filter((message) => message.type === 'ack').map((ack) => ack.index) };
 }
 
