@@ -12,10 +12,9 @@ import { DAY_MS, dayOf, dayStart, type DailyAttempt, type DailyView, type Leader
 import type { Clock } from './clock.js';
 import { Refusal } from './errors.js';
 import type { DomainEvents } from './events.js';
-import type { DeadlineHandler, Scheduler } from './scheduler.js';
+import { after, type DeadlineHandler, type Pending, type Scheduler } from './ports.js';
 import type { LiveGame } from './games/live-game.js';
 import type { GameService } from './games/service.js';
-import { after, type Pending } from './ports.js';
 import { competitionRanks, firstRankKey } from './standings.js';
 import type { DailyStore, GameRow } from './stores.js';
 

@@ -8,7 +8,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
-import type { DeadlineHandler, Scheduler } from './scheduler.js';
+import type { DeadlineHandler, Scheduler } from './ports.js';
 import type { PlayerStore } from './stores.js';
 
 export interface PruningRules {

@@ -1,11 +1,10 @@
 /**
  * Game deadlines (a race's time limit or hard cap, the end of a daily attempt's day), stored with
- * each playing game, as one kind of the scheduler's deadlines (scheduler.ts): keyed by game id,
+ * each playing game, as one kind of the scheduler's deadlines (ports.ts): keyed by game id,
  * read from the playing games' index, and acted on by ending the game as timed out if it still
  * plays when read afresh.
  */
-import { after, type Pending } from '../ports.js';
-import type { DeadlineHandler, StoredDeadline } from '../scheduler.js';
+import { after, type DeadlineHandler, type Pending, type StoredDeadline } from '../ports.js';
 
 export const GAME_DEADLINE = 'game-deadline';
 

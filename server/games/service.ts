@@ -12,12 +12,12 @@ import type { AckBody, EndState, GameSnapshot, PlayerView, ServerMessageOf } fro
 import type { Clock } from '../clock.js';
 import { Refusal } from '../errors.js';
 import type { DomainEvents } from '../events.js';
-import { after, IndexTaken, type GameStore, type Pending, type RaceStart, type StoredGame, type Transport } from '../ports.js';
-import type { DeadlineHandler, Scheduler } from '../scheduler.js';
+import { after, IndexTaken, type DeadlineHandler, type GameStore, type Pending, type RaceStart, type Scheduler, type Transport } from '../ports.js';
 import { rankKey } from '../standings.js';
 import { decideMove, seededDealer, type Dealer } from './authority.js';
 import { GAME_DEADLINE, gameDeadlines } from './deadlines.js';
 import { ackOf, gameStatusOf, replayed, snapshotOf, type ActionRequest, type LiveGame, type NewGame } from './live-game.js';
+import { GameMemory } from './memory.js';
 import { TurnQueue } from './turns.js';
 
 /** Called after every stored change of a game (an action, a resignation, a time-out). */
@@ -45,11 +45,9 @@ const LOCKED_BACKOFF_MS = 250;
 export class GameService {
   /** Set at shutdown: no more changes are taken. */
   closing = false;
-  private readonly playing = new Map<number, LiveGame>();
   private readonly listeners: GameListener[] = [];
   private readonly turns = new TurnQueue();
-  /** Games being read from an asynchronous store: every caller gets the same one. */
-  private readonly loading = new Map<number, Promise<LiveGame | undefined>>();
+  private readonly memory: GameMemory;
   /** Games whose end (a resignation, a time-out) is being stored by an asynchronous store, and how they end. */
   private readonly ending = new Map<number, EndState>();
   /** Until when (the clock's time) moves are refused without trying, after one met a locked database. */
@@ -69,6 +67,7 @@ export class GameService {
     this.scheduler = options.scheduler;
     this.shared = options.othersWrite;
     this.dealer = options.dealer ?? seededDealer;
+    this.memory = new GameMemory(this.store, this.scheduler, this.log);
   }
 
   /** Game deadlines as a kind of the scheduler's: `playing` reads those stored. */
@@ -120,7 +119,7 @@ export class GameService {
         if (spec.deadline != null) this.scheduler.stored(GAME_DEADLINE, String(ids[i]!), spec.deadline);
       });
       return dealt.map(({ spec, layout, position }, i) =>
-        this.track({
+        this.memory.track({
           id: ids[i]!,
           kind: spec.kind,
           playerId: spec.playerId,
@@ -141,59 +140,19 @@ export class GameService {
 
   /** Loads every unfinished game (on taking the timers over: at startup, alone), arming their deadlines. */
   loadPlaying(): Pending<void> {
-    return after(this.store.playingGameIds(), (ids) => {
-      const failed = (id: number) => (error: unknown) => this.log.error({ err: error, gameId: id }, 'cannot rebuild game from its move log');
-      const loads: Promise<unknown>[] = [];
-      for (const id of ids) {
-        try {
-          const game = this.get(id);
-          if (game instanceof Promise) loads.push(game.catch(failed(id)));
-        } catch (error) {
-          failed(id)(error);
-        }
-      }
-      return loads.length === 0 ? undefined : Promise.all(loads).then(ignore);
-    });
+    return this.memory.loadPlaying();
   }
 
   /** A game, from memory or rebuilt from its move log; undefined when there is none. */
   get(id: number): Pending<LiveGame | undefined> {
-    const cached = this.playing.get(id) ?? this.loading.get(id);
-    if (cached) return cached;
-    const loaded = after(this.store.loadGame(id), (row) => row && after(this.store.loadMoveLog(id), (log) => this.rebuilt(row, log)));
-    if (!(loaded instanceof Promise)) return loaded;
-    this.loading.set(id, loaded);
-    const done = () => void this.loading.delete(id);
-    loaded.then(done, done);
-    return loaded;
-  }
-
-  private rebuilt(row: StoredGame, { deals, actions }: { deals: string[][]; actions: string[] }): LiveGame {
-    const game: LiveGame = {
-      id: row.id,
-      kind: row.kind,
-      playerId: row.playerId,
-      raceId: row.raceId,
-      variant: row.variant,
-      seed: row.seed,
-      startedAt: row.startedAt,
-      deadline: row.deadline,
-      deals,
-      actions,
-      position: replayed(row.variant, deals, actions),
-      state: row.status,
-      finishedAt: row.finishedAt,
-    };
-    // Finished games are rebuilt on demand (a late resend, a resync) and not kept.
-    return game.state === 'playing' ? this.track(game) : game;
+    return this.memory.get(id);
   }
 
   /** A game as stored now: with a shared store it is read again, in the game's turn, rather than trusted from memory. */
   current(id: number): Pending<LiveGame | undefined> {
     if (!this.shared) return this.get(id);
     return this.turns.inTurn(id, () => {
-      const cached = this.playing.get(id);
-      if (cached) this.evict(cached);
+      this.memory.evict({ id });
       return this.get(id);
     });
   }
@@ -210,12 +169,12 @@ export class GameService {
 
   /** A game being played, if this process holds it in memory (every playing game, once loaded at start). */
   live(id: number): LiveGame | undefined {
-    return this.playing.get(id);
+    return this.memory.live(id);
   }
 
   /** The live games of a player (to tell their opponents when they disconnect). */
   playingGamesOf(playerId: number): LiveGame[] {
-    return [...this.playing.values()].filter((game) => game.playerId === playerId);
+    return this.memory.playingGamesOf(playerId);
   }
 
   snapshot(game: LiveGame, raceCode: string | null): GameSnapshot {
@@ -268,7 +227,9 @@ export class GameService {
     };
     // A write the storage could not make was rolled back, and nothing in memory has changed yet: the player may simply send it again.
     const unstored = (error: unknown): Pending<Refusal | undefined> => {
-      if (error instanceof IndexTaken) return this.overtaken(game, request);
+      // Another instance stored this game's next action first: read again, the same action is then
+      // acknowledged, another one is an index conflict.
+      if (error instanceof IndexTaken) return this.reread(game, (stored) => this.playOn(stored, request, true));
       const code = this.store.storageFailure(error);
       if (code === undefined) throw error;
       this.log.warn({ err: error, code, gameId: game.id, index: nextIndex }, 'cannot store an action');
@@ -289,25 +250,10 @@ export class GameService {
     return stored instanceof Promise ? this.turns.hold(game.id, stored.then(commit, unstored)) : commit();
   }
 
-  /**
-   * Another instance stored this game's next action first: this copy is behind. It is read again
-   * from the store; the same action sent to both instances is then simply acknowledged, another
-   * one is an index conflict.
-   */
-  private overtaken(game: LiveGame, request: ActionRequest): Pending<Refusal | undefined> {
-    return this.reread(game, (stored) => this.playOn(stored, request, true));
-  }
-
   /** `next` on the game as stored now (undefined if it is gone). */
   private reread<T>(game: LiveGame, next: (stored: LiveGame) => Pending<T | undefined>): Pending<T | undefined> {
-    this.evict(game);
+    this.memory.evict(game);
     return after(this.get(game.id), (stored) => (stored ? next(stored) : undefined));
-  }
-
-  /** Forgets a game's copy in memory (and its timer): the next use reads it from the store. */
-  private evict(game: LiveGame): void {
-    this.playing.delete(game.id);
-    this.scheduler.cancel(GAME_DEADLINE, String(game.id));
   }
 
   /** Gives up a game. */
@@ -364,7 +310,7 @@ export class GameService {
 
   /** Resolves once every load and write in flight has settled (at shutdown, before the store closes). */
   async settled(): Promise<void> {
-    for (let work = [...this.turns.inFlight(), ...this.loading.values()]; work.length > 0; work = [...this.turns.inFlight(), ...this.loading.values()]) {
+    for (let work = [...this.turns.inFlight(), ...this.memory.inFlight()]; work.length > 0; work = [...this.turns.inFlight(), ...this.memory.inFlight()]) {
       await Promise.all(work.map((one) => one.catch(ignore)));
     }
   }
@@ -406,7 +352,7 @@ export class GameService {
     const commit = (ended: boolean): undefined => {
       // Ended already, elsewhere: that end stands and was told there; this copy is forgotten.
       if (ended) this.finish(game, state, at);
-      else this.evict(game);
+      else this.memory.evict(game);
       return undefined;
     };
     if (!(stored instanceof Promise)) return commit(stored);
@@ -419,7 +365,7 @@ export class GameService {
   private finish(game: LiveGame, state: EndState, at: number): void {
     game.state = state;
     game.finishedAt = at;
-    this.evict(game);
+    this.memory.evict(game);
     this.transport.toPlayer(game.playerId, { type: 'game-over', gameId: game.id, status: gameStatusOf(game) });
     this.announce(game);
     this.events.emit({
@@ -445,11 +391,5 @@ export class GameService {
         this.log.error({ err: error, gameId: game.id }, 'game listener failed');
       }
     }
-  }
-
-  private track(game: LiveGame): LiveGame {
-    this.playing.set(game.id, game);
-    if (game.deadline !== null) this.scheduler.arm(GAME_DEADLINE, String(game.id), game.deadline);
-    return game;
   }
 }

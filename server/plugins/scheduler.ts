@@ -31,7 +31,7 @@ interface Notice {
 }
 
 /**
- * Where the stored deadlines run (scheduler.ts). Without Redis, here, from the start. With Redis,
+ * Where the stored deadlines run (ports.ts). Without Redis, here, from the start. With Redis,
  * on the holder of the `PREFIX:lease:NAME` lease (REDIS_PREFIX: deployments sharing a Redis have
  * one each): on taking it, the scheduler arms every stored deadline, and every `rescanMs` after
  * that those it lacks (a notice lost); a deadline stored on another instance reaches it as a

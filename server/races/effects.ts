@@ -4,7 +4,7 @@
  * view. Only the instance whose conditional write made the change runs them, so each is told once.
  */
 import type { DomainEvents } from '../events.js';
-import type { Scheduler } from '../scheduler.js';
+import type { Scheduler } from '../ports.js';
 import type { RaceRow, RaceStore } from '../stores.js';
 import type { RaceEffect } from './machine.js';
 import type { RaceViews } from './views.js';

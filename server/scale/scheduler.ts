@@ -1,5 +1,5 @@
 /**
- * The one scheduler of stored deadlines (scheduler.ts). It keeps a timer per deadline, on a clock
+ * The one scheduler of stored deadlines (ports.ts). It keeps a timer per deadline, on a clock
  * whose timers run only while this instance owns them (owned-clock.ts); a deadline stays in its
  * table while its handler works, so a rescan never starts it twice; a handler failing for the
  * storage is armed again after `retryMs`. Taking over runs the takeover work, then arms every
@@ -8,8 +8,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
-import { recovering, type Pending } from '../ports.js';
-import type { DeadlineHandler, Scheduler } from '../scheduler.js';
+import { recovering, type DeadlineHandler, type Pending, type Scheduler } from '../ports.js';
 import { OwnedClock } from './owned-clock.js';
 
 export interface SchedulerOptions {
