@@ -66,7 +66,7 @@ export interface AppOptions {
   /** A race's progress at most this often (PROGRESS_INTERVAL_MS by default); 0 sends each move's at once. */
   progressIntervalMs?: number;
   socketLimits?: Partial<SocketLimits>;
-  /** Grace period, lobby limit and hard cap (lifecycle.ts); each defaults to DEFAULT_LIFECYCLE_RULES. */
+  /** Grace period, lobby limit and hard cap (races/lifecycle.ts); each defaults to DEFAULT_LIFECYCLE_RULES. */
   lifecycle?: Partial<LifecycleRules>;
   /** Per-address limits on creating things and on open sockets; false turns them off (benches, load tests). */
   rateLimits?: Partial<RateLimits> | false;
