@@ -17,7 +17,7 @@ import { sqliteStorage } from '../server/db/storage.js';
 import { openPgDatabase, pgSql } from '../server/db/pg/index.js';
 import type { DailyStore } from '../server/stores.js';
 import type { MoveLog } from '../server/ports.js';
-import { storedLayout } from '../server/games.js';
+import { storedLayout } from '../server/games/live-game.js';
 import { rankKey } from '../server/standings.js';
 import startServices from '../test/services.js';
 import { createTestDatabase, pgPlansOf } from '../test/server/pg.js';

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
 import type { VariantId } from '../shared/index.js';
 import { buildApp } from '../server/app.js';
-import { PROGRESS_INTERVAL_MS } from '../server/races.js';
+import { PROGRESS_INTERVAL_MS } from '../server/races/service.js';
 import { format } from './measure.js';
 import { registerFloor } from './server-floor.js';
 import type { Load, PhaseEvent, RunCommand, RunResult } from './server-clients.js';

@@ -12,24 +12,24 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Each break: a file, a text found exactly once in it, what replaces it, and what it breaks. */
 const BREAKS = [
-  // The move path (server/games.ts).
-  { name: 'ack-before-store', file: 'server/games.ts', find: '      stored = this.store.appendMove(move);', replace: '      commit();\n      stored = this.store.appendMove(move);', breaks: 'a move is acknowledged before it is stored' },
-  { name: 'index-one-ahead', file: 'server/games.ts', find: 'if (request.index > nextIndex) {', replace: 'if (request.index > nextIndex + 1) {', breaks: 'an action one ahead of the game is taken (and stored at the wrong index)' },
-  { name: 'resend-any-action', file: 'server/games.ts', find: 'if (parsed.ok && makeAction(parsed.value) === stored) {', replace: 'if (parsed.ok) {', breaks: 'a different action at a stored index is acknowledged as a resend' },
-  { name: 'illegal-accepted', file: 'server/games.ts', find: '    if (problem !== undefined) {', replace: '    if (problem !== undefined && action.type === "redeal") {', breaks: 'an illegal move (other than a redeal) is played' },
-  { name: 'position-shared', file: 'server/games.ts', find: 'const position = game.position.clone();', replace: 'const position = game.position;', breaks: 'a move the storage refuses still changes the position in memory' },
-  { name: 'play-after-over', file: 'server/games.ts', find: '    if (over) return over;\n    if (request.index > nextIndex)', replace: '    if (request.index > nextIndex)', breaks: 'a finished game takes more moves' },
-  { name: 'failed-store-acked', file: 'server/games.ts', find: '    } catch (error) {\n      return unstored(error);', replace: '    } catch {\n      return commit();', breaks: 'a move whose write failed is acknowledged anyway' },
-  { name: 'others-game', file: 'server/games.ts', find: 'if (game.playerId !== player.id) return', replace: 'if (game.playerId === -1) return', breaks: 'a player plays someone else’s game' },
-  { name: 'move-count', file: 'server/games.ts', find: 'moves: nextIndex + 1 }', replace: 'moves: nextIndex }', breaks: 'the stored move count lags one behind' },
-  // Standings (server/standings.ts, server/races.ts).
+  // The move path (server/games/authority.ts decides, server/games/service.ts stores and acks).
+  { name: 'ack-before-store', file: 'server/games/service.ts', find: '      stored = this.store.appendMove(move);', replace: '      commit();\n      stored = this.store.appendMove(move);', breaks: 'a move is acknowledged before it is stored' },
+  { name: 'index-one-ahead', file: 'server/games/authority.ts', find: 'if (request.index > nextIndex) {', replace: 'if (request.index > nextIndex + 1) {', breaks: 'an action one ahead of the game is taken (and stored at the wrong index)' },
+  { name: 'resend-any-action', file: 'server/games/authority.ts', find: 'if (parsed.ok && makeAction(parsed.value) === stored) return', replace: 'if (parsed.ok) return', breaks: 'a different action at a stored index is acknowledged as a resend' },
+  { name: 'illegal-accepted', file: 'server/games/authority.ts', find: '    if (problem !== undefined) {', replace: '    if (problem !== undefined && action.type === "redeal") {', breaks: 'an illegal move (other than a redeal) is played' },
+  { name: 'position-shared', file: 'server/games/authority.ts', find: 'const position = game.position.clone();', replace: 'const position = game.position;', breaks: 'a move the storage refuses still changes the position in memory' },
+  { name: 'play-after-over', file: 'server/games/authority.ts', find: "  if (game.state !== 'playing') {", replace: '  if (game.state !== game.state) {', breaks: 'a finished game takes more moves' },
+  { name: 'failed-store-acked', file: 'server/games/service.ts', find: '    } catch (error) {\n      return unstored(error);', replace: '    } catch {\n      return commit();', breaks: 'a move whose write failed is acknowledged anyway' },
+  { name: 'others-game', file: 'server/games/service.ts', find: 'if (game.playerId !== player.id) return', replace: 'if (game.playerId === -1) return', breaks: 'a player plays someone else’s game' },
+  { name: 'move-count', file: 'server/games/authority.ts', find: 'moves: nextIndex + 1 }', replace: 'moves: nextIndex }', breaks: 'the stored move count lags one behind' },
+  // Standings (server/standings.ts, server/races/).
   { name: 'rank-by-fewer-cards', file: 'server/standings.ts', find: 'return (52 - foundations) * TIME_SPAN', replace: 'return foundations * TIME_SPAN', breaks: 'fewer cards home ranks first' },
   { name: 'ties-split', file: 'server/standings.ts', find: 'key === sortedKeys[i - 1] ? ranks[i - 1]!', replace: 'false ? ranks[i - 1]!', breaks: 'exact ties get different ranks' },
   { name: 'ties-dense', file: 'server/standings.ts', find: ': start + i + 1));', replace: ': ranks[i - 1]! + 1));', breaks: 'ranks after a tie are dense (1, 1, 2) instead of competition ranks (1, 1, 3)' },
   { name: 'unfinished-first', file: 'server/standings.ts', find: 'finisher.finishedAt ?? TIME_SPAN', replace: 'finisher.finishedAt ?? 0', breaks: 'an unfinished racer ranks before finished ones with as many cards' },
-  { name: 'race-ends-early', file: 'server/races.ts', find: "played.some(({ game }) => game.status === 'playing')", replace: "played.every(({ game }) => game.status === 'playing')", breaks: 'a race finishes while someone is still playing' },
+  { name: 'race-ends-early', file: 'server/races/machine.ts', find: 'command.games.some((game) => stillPlaying(game.state))', replace: 'command.games.every((game) => stillPlaying(game.state))', breaks: 'a race finishes while someone is still playing' },
   // What stays hidden.
-  { name: 'race-seed-early', file: 'server/races.ts', find: 'seed: finished ? race.seed : null,', replace: 'seed: race.seed,', breaks: 'a race’s seed is shown before it is finished' },
+  { name: 'race-seed-early', file: 'server/races/views.ts', find: 'seed: finished ? race.seed : null,', replace: 'seed: race.seed,', breaks: 'a race’s seed is shown before it is finished' },
   { name: 'race-record-early', file: 'server/replays.ts', find: "return row.raceState === 'finished';", replace: 'return true;', breaks: 'a race game’s moves and seed are public before the race ends' },
   { name: 'daily-record-early', file: 'server/replays.ts', find: 'return this.daily.isOver(row.game.day!);', replace: 'return true;', breaks: 'a daily game’s moves are public while the day is open' },
   { name: 'daily-seed-early', file: 'server/daily.ts', find: 'seed: over ? await this.seedOf(day) : null,', replace: 'seed: await this.seedOf(day),', breaks: 'the daily seed is shown while the day is open' },

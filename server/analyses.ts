@@ -15,12 +15,14 @@ import type { AnalysisAnswer, DailyAnalysisAnswer } from '../contract/index.js';
 import type { AnalysisJob, AnalysisReply } from './analysis-worker.js';
 import type { Clock } from './clock.js';
 import type { DailyService } from './daily.js';
-import { dayOf, dayStart, DAY_MS } from '../contract/day.js';
+import { dayOf } from '../contract/day.js';
 import { Refusal } from './errors.js';
-import { redealSeedOf, storedLayout, type GameService, type LiveGame } from './games.js';
+import type { DomainEvents } from './events.js';
+import type { GameService } from './games/service.js';
+import { redealSeedOf, storedLayout, type LiveGame } from './games/live-game.js';
 import { after, type Pending } from './ports.js';
 import type { ReplayService } from './replays.js';
-import type { AnalysisRow, AnalysisStore, RaceStore } from './stores.js';
+import type { AnalysisRow, AnalysisStore } from './stores.js';
 
 export interface AnalysisRules {
   /** Search nodes for each of the deal, par and clairvoyant solves (solver/budget.ts). */
@@ -62,30 +64,39 @@ export class AnalysisService {
   private running: { gameId: number; job: number; cancelTimeout: () => void } | null = null;
   private jobs = 0;
   private closed = false;
-  private cancelDayTimer: () => void = () => {};
 
   constructor(
     private readonly store: AnalysisStore,
-    private readonly races: RaceStore,
     private readonly gameService: GameService,
     private readonly replays: ReplayService,
     private readonly daily: DailyService,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly rules: AnalysisRules,
+    events: DomainEvents,
   ) {
-    gameService.onChange((game) => {
-      // Called on every move: only an ended game is looked at, and its look-up (the storage, say) must never fail the move path.
-      if (game.state === 'playing') return;
-      this.gameEnded(game).catch((error: unknown) => log.warn({ err: error, gameId: game.id }, 'cannot queue an analysis'));
+    // A race's games are public once it finished; any other game once its seed is (a daily attempt after its day).
+    events.on('race-finished', ({ standings }) => standings.forEach(({ gameId }) => this.enqueue(gameId)));
+    events.on('game-ended', ({ gameId, raceId }) => {
+      if (raceId !== null) return;
+      // Its look-up (the storage, say) must never fail the write that ended the game.
+      void Promise.resolve(this.replays.whyHidden(gameId))
+        .then((hidden) => hidden === null && this.enqueue(gameId))
+        .catch((error: unknown) => log.warn({ err: error, gameId }, 'cannot queue an analysis'));
     });
+    // A failed read leaves the day's attempts to be queued when each is asked for, or at the next start.
+    events.on('daily-closed', ({ day }) =>
+      void Promise.resolve()
+        .then(() => this.store.missingOfDay(day, this.rules.queueLimit))
+        .then((ids) => ids.forEach((id) => this.enqueue(id)))
+        .catch((error: unknown) => this.log.warn({ err: error, day }, 'cannot queue the analyses of a day')),
+    );
   }
 
-  /** After a restart: queue the public games still without an analysis (newest first), and watch for the end of the day. */
+  /** After a restart: queue the public games still without an analysis (newest first). */
   resume(): Pending<void> {
     return after(this.store.missing(dayOf(this.clock.now()), this.rules.queueLimit), (ids) => {
       for (const id of ids) this.enqueue(id);
-      this.armDayClose();
     });
   }
 
@@ -110,7 +121,6 @@ export class AnalysisService {
   /** Stops the worker (a solve in progress is dropped: its game stays pending and is queued again on the next start). */
   async close(): Promise<void> {
     this.closed = true;
-    this.cancelDayTimer();
     this.queue.length = 0;
     this.queued.clear();
     this.running?.cancelTimeout();
@@ -118,28 +128,6 @@ export class AnalysisService {
     const worker = this.worker;
     this.worker = null;
     await worker?.terminate();
-  }
-
-  /** A game that ends with its seed public (the last of a race, an attempt timed out at the end of its day) is queued, with its race. */
-  private async gameEnded(game: LiveGame): Promise<void> {
-    if ((await this.replays.whyHidden(game.id)) !== null) return;
-    if (game.raceId === null) return this.enqueue(game.id);
-    for (const { id } of await this.races.games(game.raceId)) this.enqueue(id);
-  }
-
-  /** At 00:00 UTC the day just over is public: its ended attempts are queued. */
-  private armDayClose(): void {
-    if (this.closed) return;
-    const now = this.clock.now();
-    const day = dayOf(now);
-    this.cancelDayTimer = this.clock.setTimer(dayStart(day) + DAY_MS - now, () => {
-      this.armDayClose();
-      // A failed read leaves the day's attempts to be queued when each is asked for, or at the next start.
-      void Promise.resolve()
-        .then(() => this.store.missingOfDay(day, this.rules.queueLimit))
-        .then((ids) => ids.forEach((id) => this.enqueue(id)))
-        .catch((error: unknown) => this.log.warn({ err: error, day }, 'cannot queue the analyses of a day'));
-    });
   }
 
   private enqueue(gameId: number): void {

@@ -10,7 +10,7 @@ export interface AnalysisJob {
   job: number;
   /** The game's lucie-record/1 (seed included: it is public by now). */
   record: unknown;
-  /** Where its redeals come from (games.ts redealSeedOf). */
+  /** Where its redeals come from (games/live-game.ts redealSeedOf). */
   redealSeed: string;
   /** Nodes and milliseconds for each of the deal, par and clairvoyant solves. */
   nodes: number;

@@ -7,15 +7,16 @@ import { STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './
 import { Refusal } from './errors.js';
 import { fastifyErrorAnswer, refuseNullBodies, refusalAnswer, RouteTable, validatorCompiler } from './http.js';
 import { Hub } from './hub.js';
-import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './lifecycle.js';
+import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './races/lifecycle.js';
 import type { PruningRules } from './pruning.js';
 import { DEFAULT_ANALYSIS_RULES, type AnalysisRules } from './analyses.js';
 import analysesPlugin from './plugins/analyses.js';
 import busPlugin from './plugins/bus.js';
-import timersPlugin, { DEFAULT_TIMER_LEASE, type TimerLease } from './plugins/timers.js';
+import schedulerPlugin, { DEFAULT_TIMER_LEASE, type TimerLease } from './plugins/scheduler.js';
 import clientPlugin from './plugins/client.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
+import eventsPlugin from './plugins/events.js';
 import gamesPlugin from './plugins/games.js';
 import healthPlugin from './plugins/health.js';
 import openapiPlugin from './plugins/openapi.js';
@@ -28,7 +29,7 @@ import securityPlugin from './plugins/security.js';
 import seriesPlugin from './plugins/series.js';
 import transportPlugin from './plugins/transport.js';
 import wsPlugin, { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './plugins/ws.js';
-import { PROGRESS_INTERVAL_MS } from './races.js';
+import { PROGRESS_INTERVAL_MS } from './races/service.js';
 import type { PresenceTiming } from './scale/presence.js';
 
 declare module 'fastify' {
@@ -47,7 +48,7 @@ export interface AppOptions {
   databaseUrl?: string;
   /** redis://…: the Redis that connects instances (readiness checks it); the holder of its timer lease runs the timers. */
   redisUrl?: string;
-  /** The Redis lease whose holder runs the timers (plugins/timers.ts); DEFAULT_TIMER_LEASE by default. */
+  /** The Redis lease whose holder runs the timers (plugins/scheduler.ts); DEFAULT_TIMER_LEASE by default. */
   timerLease?: Partial<TimerLease>;
   /** Prefix of every Redis key and channel ('lucie' by default): deployments sharing a Redis keep apart. */
   redisPrefix?: string;
@@ -65,7 +66,7 @@ export interface AppOptions {
   /** A race's progress at most this often (PROGRESS_INTERVAL_MS by default); 0 sends each move's at once. */
   progressIntervalMs?: number;
   socketLimits?: Partial<SocketLimits>;
-  /** Grace period, lobby limit and hard cap (lifecycle.ts); each defaults to DEFAULT_LIFECYCLE_RULES. */
+  /** Grace period, lobby limit and hard cap (races/lifecycle.ts); each defaults to DEFAULT_LIFECYCLE_RULES. */
   lifecycle?: Partial<LifecycleRules>;
   /** Per-address limits on creating things and on open sockets; false turns them off (benches, load tests). */
   rateLimits?: Partial<RateLimits> | false;
@@ -125,7 +126,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }),
     ...(options.redisPrefix !== undefined && { prefix: options.redisPrefix }),
   });
-  await app.register(timersPlugin, { ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }), lease: { ...DEFAULT_TIMER_LEASE, ...options.timerLease } });
+  await app.register(eventsPlugin);
+  await app.register(schedulerPlugin, { ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }), lease: { ...DEFAULT_TIMER_LEASE, ...options.timerLease } });
   await app.register(transportPlugin, { ...(options.presence && { presence: options.presence }) });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
   await app.register(playersPlugin);

@@ -11,12 +11,16 @@ import type { VariantId } from '../shared/index.js';
 import { DAY_MS, dayOf, dayStart, type DailyAttempt, type DailyView, type LeaderboardEntry, type LeaderboardView, type Page, type PlayerView } from '../contract/index.js';
 import type { Clock } from './clock.js';
 import { Refusal } from './errors.js';
-import type { GameService, LiveGame } from './games.js';
-import { after, type Pending } from './ports.js';
+import type { DomainEvents } from './events.js';
+import { after, type DeadlineHandler, type Pending, type Scheduler } from './ports.js';
+import type { LiveGame } from './games/live-game.js';
+import type { GameService } from './games/service.js';
 import { competitionRanks, firstRankKey } from './standings.js';
 import type { DailyStore, GameRow } from './stores.js';
 
 export const DAILY_VARIANT: VariantId = 'strict';
+/** The scheduler's kind of deadline for the end of a day. */
+export const DAILY_CLOSE = 'daily-close';
 /** Versioned, like the deal algorithm: changing how a day's seed is made must change this. */
 const DAILY_SEED_SCHEME = 'lucie-daily/1';
 
@@ -120,9 +124,25 @@ export class DailyService {
     private readonly games: GameService,
     private readonly clock: Clock,
     private readonly secret: string,
+    private readonly events: DomainEvents,
+    private readonly scheduler: Pick<Scheduler, 'arm'>,
   ) {
     this.board = new Leaderboard(store);
   }
+
+  /**
+   * The end of each day as a kind of the scheduler's deadlines, keyed by the day: at 00:00 UTC
+   * the day just over is announced closed (its attempts still playing end by their own
+   * deadline, the same moment) and the next day's end is armed.
+   */
+  readonly dayCloses: DeadlineHandler = {
+    due: (day) => {
+      const next = dayOf(dayStart(day) + DAY_MS);
+      this.scheduler.arm(DAILY_CLOSE, next, dayStart(next) + DAY_MS);
+      this.events.emit({ type: 'daily-closed', day });
+    },
+    stored: () => [{ key: this.today(), at: dayStart(this.today()) + DAY_MS }],
+  };
 
   today(): string {
     return dayOf(this.clock.now());

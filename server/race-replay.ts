@@ -4,12 +4,17 @@
  * given before the race is finished: during the race a board would show the redeal layouts the
  * others are about to get, and its moves could be copied.
  */
-import type { RaceReplayAnswer, ReplayGame } from '../contract/index.js';
+import type { RaceReplayAnswer, RaceView, ReplayGame } from '../contract/index.js';
 import { Refusal } from './errors.js';
-import type { RaceService } from './races.js';
-import type { ReplayStore } from './stores.js';
+import type { RaceRow, ReplayStore } from './stores.js';
 
-export async function raceReplay(store: ReplayStore, races: RaceService, code: string): Promise<RaceReplayAnswer> {
+/** What the replay asks of races (RaceService). */
+export interface RaceLookup {
+  mustFind(code: string): Promise<RaceRow>;
+  view(code: string): Promise<RaceView | undefined>;
+}
+
+export async function raceReplay(store: ReplayStore, races: RaceLookup, code: string): Promise<RaceReplayAnswer> {
   const row = await races.mustFind(code);
   if (row.state === 'closed') throw new Refusal('race-closed', `race ${code} was closed before it started (${row.closedReason}): there is nothing to replay`);
   if (row.state !== 'finished') {

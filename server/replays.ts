@@ -8,18 +8,24 @@
  */
 import { makeRecord, type RecordJson } from '../shared/index.js';
 import type { GameSummary, HistoryView, Page, PlayerView } from '../contract/index.js';
-import type { DailyService } from './daily.js';
 import { Refusal } from './errors.js';
-import { storedLayout, type GameService, type LiveGame } from './games.js';
-import type { ReplayStore, SummaryRow } from './stores.js';
+import { storedLayout, type LiveGame } from './games/live-game.js';
+import type { GameService } from './games/service.js';
+import type { GameRow, ReplayStore, SummaryRow } from './stores.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** What replays ask of the daily deal (DailyService): whether a day is over, and an attempt's rank. */
+export interface DailyDays {
+  isOver(day: string): boolean;
+  rankOf(row: GameRow): Promise<number | null>;
+}
 
 export class ReplayService {
   constructor(
     private readonly store: ReplayStore,
     private readonly gameService: GameService,
-    private readonly daily: DailyService,
+    private readonly daily: DailyDays,
   ) {}
 
   async summary(id: number, viewer: PlayerView | null): Promise<GameSummary> {

@@ -14,7 +14,8 @@ import type { VariantId } from '../shared/index.js';
 import { SERIES_DEALS, type PlayerSeries, type PlayerView, type SeriesProgress, type SeriesResults, type SeriesView } from '../contract/index.js';
 import type { Clock } from './clock.js';
 import { Refusal } from './errors.js';
-import type { GameService, LiveGame } from './games.js';
+import type { LiveGame } from './games/live-game.js';
+import type { GameService } from './games/service.js';
 import { freshShareCode } from './share-code.js';
 import type { GameRow, PlayerStore, SeriesRow, SeriesStore, SeriesTally } from './stores.js';
 

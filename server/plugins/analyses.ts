@@ -13,10 +13,10 @@ declare module 'fastify' {
 /** Game analyses over HTTP, made in a worker thread (analyses.ts); the worker is stopped before the database closes. */
 export default fp<{ rules: AnalysisRules }>(
   async (app, { rules }) => {
-    const analyses = new AnalysisService(app.storage.analyses, app.storage.races, app.games, app.replays, app.daily, app.timers.clock, app.log, rules);
+    const analyses = new AnalysisService(app.storage.analyses, app.games, app.replays, app.daily, app.clock, app.log, rules, app.events);
     app.decorate('analyses', analyses);
-    // The owner of the timers closes the days and queues what a restart left unanalysed.
-    app.timers.onTakeover(() => analyses.resume());
+    // The owner of the timers queues what a restart left unanalysed; the days' close comes as an event.
+    app.scheduler.onTakeover(() => analyses.resume());
     app.addHook('preClose', async () => analyses.close());
 
     const api = app.withTypeProvider<ZodTypeProvider>();
@@ -27,5 +27,5 @@ export default fp<{ rules: AnalysisRules }>(
       analyses.dayAnswer(request.params.day),
     );
   },
-  { name: 'analyses', dependencies: ['db', 'games', 'replays', 'daily', 'timers'] },
+  { name: 'analyses', dependencies: ['db', 'games', 'replays', 'daily', 'scheduler', 'events'] },
 );

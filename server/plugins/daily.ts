@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dailyAnswer, dailyStartAnswer, dayParams, leaderboardAnswer, leaderboardQuery } from '../../contract/index.js';
-import { DailyService, storedDailySecret } from '../daily.js';
+import { DAILY_CLOSE, DailyService, storedDailySecret } from '../daily.js';
 import { ERROR_ANSWERS } from '../http.js';
 import { currentPlayer } from './players.js';
 
@@ -17,8 +17,16 @@ declare module 'fastify' {
  */
 export default fp<{ secret?: string }>(
   async (app, { secret }) => {
-    const daily = new DailyService(app.storage.daily, app.games, app.clock, secret ?? (await storedDailySecret(app.storage.daily, app.clock.now())));
+    const daily = new DailyService(
+      app.storage.daily,
+      app.games,
+      app.clock,
+      secret ?? (await storedDailySecret(app.storage.daily, app.clock.now())),
+      app.events,
+      app.scheduler,
+    );
     app.decorate('daily', daily);
+    app.scheduler.handle(DAILY_CLOSE, daily.dayCloses);
 
     const api = app.withTypeProvider<ZodTypeProvider>();
     const dailyAnswers = { 200: dailyAnswer, ...ERROR_ANSWERS };
@@ -41,5 +49,5 @@ export default fp<{ secret?: string }>(
       async (request) => ({ leaderboard: await daily.leaderboard(request.params.day, request.query, request.player) }),
     );
   },
-  { name: 'daily', dependencies: ['db', 'players', 'games'] },
+  { name: 'daily', dependencies: ['db', 'players', 'games', 'scheduler', 'events'] },
 );

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import { GameService } from '../games.js';
-import { after } from '../ports.js';
+import { GAME_DEADLINE } from '../games/deadlines.js';
+import { GameService } from '../games/service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -8,19 +8,26 @@ declare module 'fastify' {
   }
 }
 
-/** The game service; on taking the timers (a single instance: at start) its unfinished games are rebuilt from their move logs, once every listener is in place. */
+/** The game service and its deadlines; on taking the timers (alone: at start) the unfinished games are rebuilt from their move logs, once every listener is in place. */
 export default fp(
   async (app) => {
-    const games = new GameService(app.storage.games, app.transport, app.clock, app.log, { shared: app.bus !== null }, app.timers);
+    const games = new GameService({
+      store: app.storage.games,
+      transport: app.transport,
+      clock: app.clock,
+      log: app.log,
+      events: app.events,
+      scheduler: app.scheduler,
+      othersWrite: app.bus !== null,
+    });
     app.decorate('games', games);
-    app.timers.onTakeover(() => games.resume());
-    app.timers.onNotice((subject) => ('gameId' in subject ? games.rearm(subject.gameId) : undefined));
-    app.timers.onRescan(() => after(app.storage.deadlines.playing(), (deadlines) => games.rescan(deadlines)));
+    app.scheduler.handle(GAME_DEADLINE, games.deadlineHandler(() => app.storage.deadlines.playing()));
+    app.scheduler.onTakeover(() => games.loadPlaying());
     app.addHook('preClose', async () => {
       games.close();
       // An asynchronous store's writes in flight finish (and are acknowledged) before it closes.
       await games.settled();
     });
   },
-  { name: 'games', dependencies: ['db', 'transport', 'timers'] },
+  { name: 'games', dependencies: ['db', 'transport', 'scheduler', 'events'] },
 );

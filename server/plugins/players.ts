@@ -1,26 +1,19 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createPlayerAnswer, createPlayerBody, meAnswer, type PlayerView } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
 import { ERROR_ANSWERS } from '../http.js';
-import type { Pending } from '../ports.js';
-import type { PlayerStore } from '../stores.js';
+import { PlayerService } from '../players.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    players: PlayerService;
+  }
   interface FastifyRequest {
     /** The player whose bearer token came with the request, or null without one. */
     player: PlayerView | null;
   }
-}
-
-/** Tokens are stored only as their SHA-256: a leaked database gives no way to act as anyone. */
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
-
-/** The player owning `token`, or undefined. */
-export function playerByToken(store: PlayerStore, token: string): Pending<PlayerView | undefined> {
-  return store.byTokenHash(hashToken(token));
 }
 
 /** The authenticated player of a request, or a 401. */
@@ -31,29 +24,28 @@ export function currentPlayer(request: FastifyRequest): PlayerView {
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{1,128})$/;
 
-/** Anonymous players: a name gets a random token; every request with a token is checked. */
+/** Players over HTTP (players.ts): a name gets a token; every request's token names its player. */
 export default fp(
   async (app) => {
+    const players = new PlayerService(app.storage.players, app.clock, app.events);
+    app.decorate('players', players);
     app.decorateRequest('player', null);
     app.addHook('onRequest', async (request) => {
       const header = request.headers.authorization;
       if (header === undefined) return;
       const token = BEARER.exec(header)?.[1];
-      const player = token === undefined ? undefined : await playerByToken(app.storage.players, token);
+      const player = token === undefined ? undefined : await players.byToken(token);
       if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again');
       request.player = player;
     });
 
     const api = app.withTypeProvider<ZodTypeProvider>();
     api.post('/api/players', { schema: { body: createPlayerBody, response: { 201: createPlayerAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
-      const { name } = request.body;
-      const token = randomBytes(32).toString('base64url');
-      const player = await app.storage.players.create(name, hashToken(token), app.clock.now());
       reply.code(201);
-      return { player, token };
+      return players.create(request.body.name);
     });
 
     api.get('/api/me', { schema: { response: { 200: meAnswer, ...ERROR_ANSWERS } } }, async (request) => ({ player: currentPlayer(request) }));
   },
-  { name: 'players', dependencies: ['db'] },
+  { name: 'players', dependencies: ['db', 'events'] },
 );

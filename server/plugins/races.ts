@@ -4,7 +4,7 @@ import { createRaceBody, kickBody, raceAnswer, raceCodeParams, raceReplayAnswer,
 import { Refusal } from '../errors.js';
 import { ERROR_ANSWERS } from '../http.js';
 import { raceReplay } from '../race-replay.js';
-import { RaceService, type RaceTiming } from '../races.js';
+import { RaceService, type RaceTiming } from '../races/service.js';
 import { currentPlayer } from './players.js';
 
 declare module 'fastify' {
@@ -19,12 +19,22 @@ const onRace = { params: raceCodeParams, ...answers };
 /** Races over HTTP: create, join, look, start, leave, kick, cancel, rematch, and the replay once finished. Live play is on the websocket. */
 export default fp<RaceTiming>(
   async (app, timing) => {
-    const races = new RaceService(app.storage.races, app.storage.players, app.games, app.transport, app.clock, app.log, timing, app.timers);
+    const races = new RaceService({
+      store: app.storage.races,
+      players: app.storage.players,
+      games: app.games,
+      transport: app.transport,
+      clock: app.clock,
+      log: app.log,
+      events: app.events,
+      scheduler: app.scheduler,
+      timing,
+    });
     app.decorate('races', races);
-    // After the games are loaded (the games' takeover runs first): deadlines may have finished races.
-    app.timers.onTakeover(() => races.resume());
-    app.timers.onNotice((subject) => ('raceId' in subject ? races.rearm(subject.raceId) : undefined));
-    app.timers.onRescan(() => races.rescan());
+    const { kinds, takeOver } = races.deadlines();
+    for (const [kind, handler] of Object.entries(kinds)) app.scheduler.handle(kind, handler);
+    // After the games are loaded (the games' takeover runs first).
+    app.scheduler.onTakeover(takeOver);
     app.addHook('preClose', async () => races.close());
 
     const api = app.withTypeProvider<ZodTypeProvider>();
@@ -48,30 +58,17 @@ export default fp<RaceTiming>(
 
     api.post('/api/races/:code/start', { schema: onRace }, async (request) => ({ race: await races.start(currentPlayer(request), request.params.code) }));
 
-    api.post('/api/races/:code/leave', { schema: onRace }, async (request) => {
-      const player = currentPlayer(request);
-      const { code } = request.params;
-      await races.lifecycle.leave(player, await races.mustFind(code));
-      return { race: (await races.view(code))! };
-    });
+    api.post('/api/races/:code/leave', { schema: onRace }, async (request) => ({ race: await races.leave(currentPlayer(request), request.params.code) }));
 
-    api.post('/api/races/:code/kick', { schema: { ...onRace, body: kickBody } }, async (request) => {
-      const player = currentPlayer(request);
-      const { code } = request.params;
-      await races.lifecycle.kick(player, await races.mustFind(code), request.body.playerId);
-      return { race: (await races.view(code))! };
-    });
+    api.post('/api/races/:code/kick', { schema: { ...onRace, body: kickBody } }, async (request) => ({
+      race: await races.kick(currentPlayer(request), request.params.code, request.body.playerId),
+    }));
 
-    api.post('/api/races/:code/cancel', { schema: onRace }, async (request) => {
-      const player = currentPlayer(request);
-      const { code } = request.params;
-      await races.lifecycle.cancel(player, await races.mustFind(code));
-      return { race: (await races.view(code))! };
-    });
+    api.post('/api/races/:code/cancel', { schema: onRace }, async (request) => ({ race: await races.cancel(currentPlayer(request), request.params.code) }));
 
     api.post('/api/races/:code/rematch', { schema: { ...onRace, body: rematchBody } }, async (request) => ({
       race: await races.rematch(currentPlayer(request), request.params.code, request.body.answer),
     }));
   },
-  { name: 'races', dependencies: ['db', 'players', 'games', 'timers'] },
+  { name: 'races', dependencies: ['db', 'players', 'games', 'scheduler', 'events'] },
 );

@@ -8,7 +8,6 @@ import { describeZodError, Refusal } from '../errors.js';
 import { ERROR_ANSWERS } from '../http.js';
 import { send, type Peer } from '../hub.js';
 import { after, type Pending } from '../ports.js';
-import { playerByToken } from './players.js';
 
 export interface SocketLimits {
   /** Frames above this many bytes are answered `too-large` and not read. */
@@ -109,7 +108,7 @@ export default fp<{ limits: SocketLimits }>(
       preHandler: async (request) => {
         const { token } = request.query;
         if (token === undefined) return;
-        const player = await playerByToken(app.storage.players, token);
+        const player = await app.players.byToken(token);
         if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again', { field: 'token' });
         request.player = player;
       },

@@ -17,8 +17,10 @@ import { pgStorage as pgStores } from '../../server/db/pg/storage.js';
 import { sqliteStorage as sqliteStores } from '../../server/db/storage.js';
 import { openPgDatabase, type PgDb } from '../../server/db/pg/index.js';
 import * as pgSchema from '../../server/db/pg/schema.js';
-import { GameService, type LiveGame } from '../../server/games.js';
-import type { GameStore, Transport } from '../../server/ports.js';
+import { DomainEvents } from '../../server/events.js';
+import type { GameStore, Scheduler, Transport } from '../../server/ports.js';
+import type { LiveGame } from '../../server/games/live-game.js';
+import { GameService } from '../../server/games/service.js';
 import { Refusal } from '../../server/errors.js';
 import { homeFirst, ManualClock } from './helpers.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
@@ -68,13 +70,19 @@ async function pgStorage(): Promise<Storage & { dbs: [PgDb, PgDb] }> {
   };
 }
 
+/** A listener that throws fails the test. */
+const fail = (error: unknown): never => {
+  throw error;
+};
+/** Deadlines are not under test here. */
+const unscheduled: Scheduler = { handle() {}, onTakeover() {}, stored() {}, arm() {}, cancel() {}, runsTimers: true };
 const silent = { error() {}, warn() {}, info() {}, debug() {} } as unknown as FastifyBaseLogger;
 
 function instance(store: GameStore) {
   const sent: ServerMessage[] = [];
   const record = (_to: unknown, message: ServerMessage) => void sent.push(message);
   const transport: Transport = { toPlayer: record, toPlayerNow: record, toRace: record, isConnected: () => true, onPresence: () => {} };
-  return { games: new GameService(store, transport, new ManualClock(), silent), acks: () => sent.filter((message) => message.type === 'ack') };
+  return { games: new GameService({ store, transport, clock: new ManualClock(), log: silent, events: new DomainEvents(fail), scheduler: unscheduled, othersWrite: false }), acks: () => sent.filter((message) => message.type === 'ack') };
 }
 
 /** Plays `homeFirst` through the service to the end or `limit` actions; every answer must be an acknowledgement. */

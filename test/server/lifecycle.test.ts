@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp, type AppOptions } from '../../server/app.js';
 import { DB_FILE, STORAGE_RETRY_MS } from '../../server/db/index.js';
-import { STANDINGS_PRESENCE_MS } from '../../server/lifecycle.js';
+import { STANDINGS_PRESENCE_MS } from '../../server/races/lifecycle.js';
 import type { RaceView } from '../../contract/index.js';
 import { api, Client, createPlayer, createRace, dbState, ManualClock, Mirror, play, setSeed, type TestPlayer } from './helpers.js';
 
@@ -268,8 +268,10 @@ describe('the lobby', () => {
     await api(app, 'POST', `/api/races/${code}/start`, ana);
     const before = dbState(app);
     const told = watcher.all('race-event').length;
-    await expect(app.races.lifecycle.leave(bob, read)).rejects.toMatchObject({ code: 'not-in-lobby' });
-    await expect(app.races.lifecycle.kick(ana, read, bob.id)).rejects.toMatchObject({ code: 'not-in-lobby' });
+    // Each request reads the lobby as it was before the start.
+    vi.spyOn(app.storage.races, 'byCode').mockReturnValueOnce(read).mockReturnValueOnce(read);
+    await expect(app.races.leave(bob, code)).rejects.toMatchObject({ code: 'not-in-lobby' });
+    await expect(app.races.kick(ana, code, bob.id)).rejects.toMatchObject({ code: 'not-in-lobby' });
     expect(dbState(app)).toEqual(before);
     await watcher.settle();
     expect(watcher.all('race-event')).toHaveLength(told);

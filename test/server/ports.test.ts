@@ -14,7 +14,10 @@ import { makeAction, Position } from '../../shared/index.js';
 import { sqliteStorage } from '../../server/db/storage.js';
 import { closeDatabase, openDatabase, type Db } from '../../server/db/index.js';
 import { players } from '../../server/db/schema.js';
-import { GameService } from '../../server/games.js';
+import { DomainEvents } from '../../server/events.js';
+import { GAME_DEADLINE } from '../../server/games/deadlines.js';
+import { DeadlineScheduler } from '../../server/scale/scheduler.js';
+import { GameService } from '../../server/games/service.js';
 import type { GameStore, MoveLog, Pending, Transport } from '../../server/ports.js';
 import { homeFirst, layoutOf, ManualClock, unwrap } from './helpers.js';
 
@@ -78,6 +81,10 @@ class LaterStore implements GameStore {
   }
 }
 
+/** A listener that throws fails the test. */
+const fail = (error: unknown): never => {
+  throw error;
+};
 const silent = { error() {}, warn() {}, info() {}, debug() {} } as unknown as FastifyBaseLogger;
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 let db: Db | undefined;
@@ -96,7 +103,11 @@ function serviceOn(store: GameStore, clock = new ManualClock()) {
   const sent: ServerMessage[] = [];
   const record = (_to: unknown, message: ServerMessage) => void sent.push(message);
   const transport: Transport = { toPlayer: record, toPlayerNow: record, toRace: record, isConnected: () => true, onPresence: () => {} };
-  const games = new GameService(store, transport, clock, silent);
+  // Alone: this instance runs every deadline, on the test's clock.
+  const scheduler = new DeadlineScheduler(clock, { log: silent, failure: () => undefined, retryMs: 1000, notify() {} });
+  scheduler.clock.owner = true;
+  const games = new GameService({ store, transport, clock, log: silent, events: new DomainEvents(fail), scheduler, othersWrite: false });
+  scheduler.handle(GAME_DEADLINE, games.deadlineHandler(() => []));
   return { games, sent, acks: () => sent.filter((message) => message.type === 'ack').map((ack) => ack.index) };
 }
 

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppOptions } from '../../server/app.js';
 import type { ServerMessage } from '../../contract/index.js';
-import { PROGRESS_INTERVAL_MS } from '../../server/races.js';
+import { PROGRESS_INTERVAL_MS } from '../../server/races/service.js';
 import { api, Client, createPlayer, createRace, ManualClock, Mirror, play, playToEnd, setSeed, startServer, type TestServer } from './helpers.js';
 
 let server: TestServer | undefined;

@@ -88,8 +88,11 @@ describe('storage failures', () => {
     expect(now(server.app.games.get(mirror.gameId))!.actions).toHaveLength(1);
     unlock();
     expect(stored()).toEqual(before);
-    // Right after a lock the server refuses moves untried for a moment (no busy wait per move).
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Right after a lock the server refuses moves untried for a moment (no busy wait per move),
+    // a moment of its own clock.
+    a.send({ type: 'action', gameId: mirror.gameId, index: 1, action });
+    expect(await a.next('error')).toMatchObject({ code: 'storage-unavailable', message: 'the database is locked: nothing changed, send the move again in a moment', nextIndex: 1 });
+    clock.jump(250);
     const ack = await play(a, mirror, mirror.choose()!);
     expect(ack).toMatchObject({ index: 1, action });
     expect(stored()).toEqual([...before, `1:${action}`]);

@@ -63,7 +63,7 @@ describe('query plans', () => {
   });
 });
 
-/** What the timer owner reads at every rescan (plugins/timers.ts), and at a takeover. */
+/** What the timer owner reads at every rescan (plugins/scheduler.ts), and at a takeover. */
 const rescanReads = (deadlines: DeadlineStore, races: RaceStore): (() => unknown)[] => [
   () => deadlines.playing(),
   () => races.inState('countdown'),

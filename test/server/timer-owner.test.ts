@@ -8,8 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DAY_MS, dayOf, dayStart } from '../../contract/day.js';
-import type { OwnedClock } from '../../server/scale/owned-clock.js';
-import type { RaceView } from '../../contract/index.js';
+import type { RaceEvent, RaceView, ServerMessage } from '../../contract/index.js';
 import { api, Client, createPlayer, createRace, ManualClock, startServer, type TestPlayer, type TestServer } from './helpers.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
 import { relay } from './relay.js';
@@ -75,9 +74,13 @@ async function cluster(): Promise<Cluster> {
 }
 
 /** Timers armed on an instance (its owned clock). */
-const armed = (app: FastifyInstance): number => (app.timers.clock as OwnedClock).pending;
+const armed = (app: FastifyInstance): number => app.scheduler.clock.pending;
 
-const owner = async (app: FastifyInstance): Promise<void> => vi.waitFor(() => expect(app.timers.isOwner).toBe(true), { timeout: 10_000, interval: 20 });
+/** The race events an instance told its watchers (the race's code and the event), in order. */
+const told = (spy: { mock: { calls: [string, ServerMessage][] } }): [string, RaceEvent][] =>
+  spy.mock.calls.flatMap(([code, message]) => (message.type === 'race-event' ? [[code, message.event] as [string, RaceEvent]] : []));
+
+const owner = async (app: FastifyInstance): Promise<void> => vi.waitFor(() => expect(app.scheduler.runsTimers).toBe(true), { timeout: 10_000, interval: 20 });
 
 /**
  * Waits for `check` to pass, running the timers due meanwhile: a timer armed from a stored
@@ -129,7 +132,7 @@ describe('timers on two instances', () => {
     const ends = [vi.spyOn(a.app.storage.games, 'endGame'), vi.spyOn(b.app.storage.games, 'endGame')];
 
     const { code } = await startedRace(b.app, { timeLimitSeconds: LIMIT_MS / 1000 });
-    expect(b.app.timers.isOwner).toBe(false);
+    expect(b.app.scheduler.runsTimers).toBe(false);
     expect(armed(b.app)).toBe(0);
 
     clock.advance(COUNTDOWN_MS);
@@ -193,7 +196,7 @@ describe('timers on two instances', () => {
     await link.cut();
     await owner(b.app);
     const takeoverMs = Date.now() - cutAt;
-    expect(a.app.timers.isOwner).toBe(false);
+    expect(a.app.scheduler.runsTimers).toBe(false);
     expect(armed(a.app)).toBe(0);
     console.log(`takeover after the owner lost Redis: ${takeoverMs} ms (lease ${SHORT_TTL_MS} ms)`);
 
@@ -217,7 +220,7 @@ describe('timers on two instances', () => {
     const apps = [a.app, b.app];
     const deals = apps.map((app) => vi.spyOn(app.games, 'create'));
     const ends = apps.map((app) => vi.spyOn(app.storage.games, 'endGame'));
-    const announced = apps.map((app) => vi.spyOn(app.races, 'announce'));
+    const announced = apps.map((app) => vi.spyOn(app.transport, 'toRace'));
 
     // A lobby (its limit), a race in countdown without a time limit whose racers have no socket
     // (the deal, their grace periods), a daily attempt (the end of its day): all stored on B.
@@ -236,7 +239,7 @@ describe('timers on two instances', () => {
       const view = (await api(b.app, 'GET', `/api/races/${code}`)).body.race;
       expect(view.standings?.map((standing: { state: string }) => standing.state)).toEqual(['abandoned', 'abandoned']);
     });
-    const events = (spy: (typeof announced)[number]) => spy.mock.calls.map(([raceCode, event]) => `${raceCode === code ? 'race' : 'lobby'} ${event.kind}`).sort();
+    const events = (spy: (typeof announced)[number]) => told(spy).map(([raceCode, event]) => `${raceCode === code ? 'race' : 'lobby'} ${event.kind}`).sort();
     expect(announced.map(events)).toEqual([['lobby closed', 'race abandoned', 'race abandoned'], []]);
 
     clock.advance(dayStart(dayOf(clock.now())) + DAY_MS - clock.now());
@@ -280,7 +283,7 @@ describe('timers on two instances', () => {
     const [createGames, transition] = [games.createGames.bind(games), races.transition.bind(races)];
     const creates = vi.spyOn(games, 'createGames').mockImplementation(async (...args) => held.then(() => createGames(...args)));
     const closes = vi.spyOn(races, 'transition').mockImplementation(async (...args) => held.then(() => transition(...args)));
-    const rounds = vi.spyOn(a.app.races, 'rescan');
+    const rounds = vi.spyOn(a.app.scheduler, 'rescan');
 
     clock.advance(LOBBY_LIMIT_MS);
     await vi.waitFor(() => expect([creates.mock.calls.length, closes.mock.calls.length]).toEqual([1, 1]), { timeout: 10_000, interval: 10 });
@@ -339,7 +342,7 @@ describe('timers on two instances', () => {
     // The owner's view of presence lags behind: as far as it knows, Ana has no socket.
     vi.spyOn(a.app.transport, 'isConnected').mockReturnValue(false);
     const writes = vi.spyOn(a.app.storage.races, 'updateEntry');
-    const rounds = vi.spyOn(a.app.races, 'rescan');
+    const rounds = vi.spyOn(a.app.scheduler, 'rescan');
 
     clock.advance(RESCAN_MS);
     await vi.waitFor(() => expect(rounds).toHaveBeenCalledTimes(1), { timeout: 10_000, interval: 10 });
@@ -356,15 +359,17 @@ describe('timers on two instances', () => {
     await owner(a.app);
     const b = await start();
     // B's lease is gone but it has not noticed yet: it keeps arming and firing (the window a lease's expiry leaves).
-    (b.app.timers.clock as OwnedClock).owner = true;
+    b.app.scheduler.clock.owner = true;
     const apps = [a.app, b.app];
-    const announced = apps.map((app) => vi.spyOn(app.races, 'announce'));
+    const announced = apps.map((app) => vi.spyOn(app.transport, 'toRace'));
     const ends = apps.map((app) => vi.spyOn(app.storage.games, 'endGame'));
     const finishes = apps.map((app) => vi.spyOn(app.storage.races, 'finish'));
     const ana = await createPlayer(b.app, 'Ana');
     const lobby = await createRace(b.app, ana, { seats: 2 });
     const { code } = await startedRace(b.app, { timeLimitSeconds: LIMIT_MS / 1000 });
-    await vi.waitFor(() => expect(armed(a.app)).toBeGreaterThanOrEqual(armed(b.app)), { timeout: 10_000, interval: 10 });
+    // B, believing it runs the timers, tells A nothing: A arms them from the store, as its next rescan does.
+    await a.app.scheduler.rescan();
+    expect(armed(a.app)).toBeGreaterThanOrEqual(armed(b.app));
 
     clock.advance(COUNTDOWN_MS);
     await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
@@ -374,7 +379,7 @@ describe('timers on two instances', () => {
     const { rows } = await sql.query<{ id: number }>('select g.id from games g join races r on r.id = g.race_id where r.code = $1', [code]);
     expect(rows).toHaveLength(2);
     // Both arm both deadlines.
-    for (const app of apps) for (const { id } of rows) await app.games.rearm(id);
+    for (const app of apps) await app.scheduler.rescan();
 
     clock.advance(LOBBY_LIMIT_MS);
     await settle(clock, async () => expect(await raceState(b.app, code)).toBe('finished'));
@@ -383,7 +388,7 @@ describe('timers on two instances', () => {
       (await Promise.all(spies.flatMap((spy) => spy.mock.results.map((result) => result.value)))).filter((value) => value === true).length;
     expect(await outcomes(ends)).toBe(2);
     expect(await outcomes(finishes)).toBe(1);
-    const closes = announced.flatMap((spy) => spy.mock.calls).filter(([announcedCode, event]) => announcedCode === lobby.code && event.kind === 'closed');
+    const closes = announced.flatMap(told).filter(([announcedCode, event]) => announcedCode === lobby.code && event.kind === 'closed');
     expect(closes).toHaveLength(1);
   });
 
@@ -393,9 +398,9 @@ describe('timers on two instances', () => {
     const a = await start({ lobbyLimitMs: 2 * GRACE_MS });
     await owner(a.app);
     const b = await start({ lobbyLimitMs: 2 * GRACE_MS });
-    (b.app.timers.clock as OwnedClock).owner = true;
+    b.app.scheduler.clock.owner = true;
     const apps = [a.app, b.app];
-    const announced = apps.map((app) => vi.spyOn(app.races, 'announce'));
+    const announced = apps.map((app) => vi.spyOn(app.transport, 'toRace'));
     const unseats = apps.map((app) => vi.spyOn(app.storage.races, 'unseat'));
     const ends = apps.map((app) => vi.spyOn(app.storage.games, 'endGame'));
     // A lobby whose creator stays and whose Bob has no socket (his grace period runs on both), and Fay, who will leave.
@@ -412,7 +417,7 @@ describe('timers on two instances', () => {
     sockets[2]!.close();
     await vi.waitFor(async () => expect((await api(a.app, 'GET', `/api/races/${code}`)).body.race.racers[1].presence.state).toBe('reconnecting'), { timeout: 10_000, interval: 20 });
     // Only the owner heard it as a timer matter; the stale one arms Dan's grace period from the store too.
-    await b.app.races.rearm((await b.app.storage.races.byCode(code))!.id);
+    await b.app.scheduler.rescan();
 
     // The second answers as if she had left, or finds her seat freed already (not-seated).
     const left = await Promise.all(apps.map((app) => api(app, 'POST', `/api/races/${lobby.code}/leave`, fay)));
@@ -430,7 +435,7 @@ describe('timers on two instances', () => {
     expect(unseats.flatMap((spy) => spy.mock.calls).length).toBeGreaterThan(2);
     expect(await outcomes(ends)).toBe(1);
     // Told after the stored end (which the view shows first); a second one would come with it.
-    const events = () => announced.flatMap((spy) => spy.mock.calls).map(([, event]) => `${event.kind} ${event.player?.name}`).sort();
+    const events = () => announced.flatMap(told).map(([, event]) => `${event.kind} ${event.player?.name}`).sort();
     await vi.waitFor(() => expect(events()).toContain('abandoned Dan'), { timeout: 10_000, interval: 10 });
     expect(events()).toEqual(['abandoned Dan', 'left Fay', 'unseated Bob']);
     for (const socket of sockets) socket.close();
@@ -450,14 +455,14 @@ describe('timers on two instances', () => {
       watcher.send({ type: 'watch', code });
       await watcher.next('race', ({ race }) => race.racers.length === 2);
     }
-    const views = [a, b].map((server) => vi.spyOn(server.app.races, 'broadcastView'));
+    const views = [a, b].map((server) => vi.spyOn(server.app.transport, 'toRace'));
     const bobIs = (state: string) => ({ race }: { race: RaceView }) => race.racers[1]!.presence.state === state;
 
     tabs[1]!.close();
     for (const watcher of watchers) await watcher.next('race', bobIs('reconnecting'));
     tabs[1] = await Client.connect(b.wsBase, bob);
     for (const watcher of watchers) await watcher.next('race', bobIs('online'));
-    expect(views.map((spy) => spy.mock.calls.length)).toEqual([2, 0]);
+    expect(views.map((spy) => spy.mock.calls.filter(([, message]) => message.type === 'race').length)).toEqual([2, 0]);
     for (const socket of [...tabs, ...watchers]) socket.close();
   });
 
@@ -465,13 +470,12 @@ describe('timers on two instances', () => {
     const { clock, start } = await cluster();
     const { link, a, b } = await ownerBehindRelay(start);
     const { cleo, dan, tabs } = await cleoAndDan(b);
-    const rearms = vi.spyOn(a.app.races, 'rearm');
     const { code } = await createRace(b.app, cleo, { seats: 2, timeLimitSeconds: LIMIT_MS / 1000 });
     await api(b.app, 'POST', `/api/races/${code}/join`, dan);
     await api(b.app, 'POST', `/api/races/${code}/start`, cleo);
-    // A has the countdown: the notices of both seats and of the start have been read.
-    await vi.waitFor(() => expect(rearms).toHaveBeenCalledTimes(3), { timeout: 10_000, interval: 10 });
-    await Promise.all(rearms.mock.results.map((result) => result.value));
+    // A has the countdown: the notice of the start has been read.
+    const raceId = String((await b.app.storage.races.byCode(code))!.id);
+    await vi.waitFor(() => expect(a.app.scheduler.has('race-deal', raceId)).toBe(true), { timeout: 10_000, interval: 10 });
     const deals = [vi.spyOn(a.app.games, 'create'), vi.spyOn(b.app.games, 'create')];
     const ends = [vi.spyOn(a.app.storage.games, 'endGame'), vi.spyOn(b.app.storage.games, 'endGame')];
 
@@ -531,7 +535,7 @@ describe('timers on two instances', () => {
     await a.app.close();
     // Nothing armed stays behind on the stopped one, its next rescan round included.
     expect(armed(a.app)).toBe(0);
-    await vi.waitFor(() => expect(b.app.timers.isOwner).toBe(true), { timeout: 5000, interval: 10 });
+    await vi.waitFor(() => expect(b.app.scheduler.runsTimers).toBe(true), { timeout: 5000, interval: 10 });
     clock.advance(COUNTDOWN_MS);
     await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
     expect(deals).toHaveBeenCalledTimes(1);

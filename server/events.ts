@@ -1,0 +1,68 @@
+/**
+ * Domain events: what became true, announced once the write that makes it true is stored. A
+ * service emits; statistics, analyses (and later ratings, moderation) subscribe, so what
+ * happens when a game ends or a race finishes is added without touching who ends it. The
+ * stream is in-process: with several instances, the instance whose write made the change emits
+ * (a conditional write tells it so), so every event is emitted once across the deployment.
+ */
+import type { EndState, GameKind, PlayerView, StandingView } from '../contract/index.js';
+import type { VariantId } from '../shared/index.js';
+
+/** Every event by its type, with what it carries. */
+export interface DomainEventMap {
+  /** A game stopped for good (won, out of moves, resigned, timed out, abandoned). */
+  'game-ended': {
+    readonly gameId: number;
+    readonly kind: GameKind;
+    readonly playerId: number;
+    readonly raceId: number | null;
+    readonly variant: VariantId;
+    readonly state: EndState;
+    readonly foundations: number;
+    readonly moves: number;
+    readonly startedAt: number;
+    readonly finishedAt: number;
+  };
+  /** A race's standings were stored: every racer's game has ended. */
+  'race-finished': {
+    readonly raceId: number;
+    readonly code: string;
+    readonly finishedAt: number;
+    /** Best first, as stored. */
+    readonly standings: readonly StandingView[];
+  };
+  /** A player identity was made (a name given a token). */
+  'player-created': { readonly player: PlayerView };
+  /** A day's daily deal closed (00:00 UTC): its seed and its attempts are public now. */
+  'daily-closed': { readonly day: string };
+}
+
+export type DomainEventType = keyof DomainEventMap;
+export type DomainEvent<K extends DomainEventType = DomainEventType> = { [T in K]: { readonly type: T } & DomainEventMap[T] }[K];
+export type DomainListener<K extends DomainEventType> = (event: DomainEvent<K>) => void;
+
+/**
+ * The stream. Listeners run synchronously, in the order they subscribed, right after the write:
+ * a listener that needs storage starts its own work and must not throw into the emitter (a
+ * failing one is reported and the others still run).
+ */
+export class DomainEvents {
+  private readonly listeners = new Map<DomainEventType, DomainListener<never>[]>();
+
+  /** `failed` hears of a listener that threw. */
+  constructor(private readonly failed: (error: unknown, event: DomainEvent) => void) {}
+
+  on<K extends DomainEventType>(type: K, listener: DomainListener<K>): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener as DomainListener<never>]);
+  }
+
+  emit<K extends DomainEventType>(event: DomainEvent<K>): void {
+    for (const listener of this.listeners.get(event.type) ?? []) {
+      try {
+        (listener as DomainListener<K>)(event);
+      } catch (error) {
+        this.failed(error, event as DomainEvent);
+      }
+    }
+  }
+}
