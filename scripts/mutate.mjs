@@ -43,10 +43,12 @@ const BREAKS = [
   { name: 'live-counts-from-row', file: 'server/db/game-columns.ts', find: 'coalesce(${lastCards}, ${games.foundations})', replace: '${games.foundations}', breaks: 'a playing game shows the cards home it was dealt with, not those of its last move' },
 ];
 
-/** The server tests; the chaos, WAL and PostgreSQL files are slow or need services and test other things. */
-const TESTS = readdirSync(join(root, 'test/server'))
-  .filter((name) => name.endsWith('.test.ts') && !/^(chaos|wal-bound|pg-.*)\.test\.ts$/.test(name))
-  .map((name) => `test/server/${name}`);
+/** The server tests and the stores' contract suites; the chaos, WAL and PostgreSQL files are slow or need services and test other things. */
+const TESTS = ['test/server', 'test/server/stores'].flatMap((folder) =>
+  readdirSync(join(root, folder))
+    .filter((name) => name.endsWith('.test.ts') && !/^(chaos|wal-bound|pg-.*)\.test\.ts$/.test(name))
+    .map((name) => `${folder}/${name}`),
+);
 
 const wanted = process.argv.slice(2);
 const breaks = wanted.length > 0 ? BREAKS.filter((entry) => wanted.includes(entry.name)) : BREAKS;
