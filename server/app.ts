@@ -104,6 +104,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('clock', options.clock ?? systemClock);
   app.decorate('hub', new Hub());
+  // First of the close: an upgrade arriving while the other plugins close would get fastify's 503
+  // on a socket nobody then ends, and the server's close would wait for it forever. Without an
+  // upgrade listener Node hands it to the router as a plain request: 503 and the connection closed.
+  app.addHook('preClose', (done) => {
+    app.server.removeAllListeners('upgrade');
+    done();
+  });
   // Requests are read and answers written with each route's zod schemas (contract/http.ts).
   app.setValidatorCompiler(validatorCompiler);
   refuseNullBodies(app);

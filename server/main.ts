@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { SYNCHRONOUS_MODES, type SynchronousMode } from './db/index.js';
+import { DEFAULT_STOP_GRACE_MS, gracefulStop } from './stop.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -103,29 +104,21 @@ const app = await buildApp({
   ...(unlimited && { rateLimits: false, socketLimits: { burst: 1_000_000, perSecond: 1_000_000 } }),
 });
 
-let closing = false;
-async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (closing) {
-    app.log.warn({ signal }, 'second signal: exiting now');
-    process.exit(1);
-  }
-  closing = true;
-  app.log.info({ signal }, 'shutting down: no more moves, closing sockets and the database');
-  // Shutdown should take milliseconds; never hang forever on a stuck connection.
-  setTimeout(() => {
-    app.log.error('shutdown timed out');
-    process.exit(1);
-  }, 10_000).unref();
-  try {
-    await app.close();
-    process.exit(0);
-  } catch (error) {
-    app.log.error({ err: error }, 'shutdown failed');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', (signal) => void shutdown(signal));
-process.on('SIGINT', (signal) => void shutdown(signal));
+const countOf = (names: string[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const name of names) counts[name] = (counts[name] ?? 0) + 1;
+  return counts;
+};
+const shutdown = gracefulStop({
+  graceMs: seconds('STOP_GRACE_SECONDS') ?? DEFAULT_STOP_GRACE_MS,
+  log: app.log,
+  close: () => app.close(),
+  exit: (code) => process.exit(code),
+  // What holds the close open, for whoever reads the log of a slow stop.
+  pending: () => ({ websockets: app.websocketServer.clients.size, resources: countOf(process.getActiveResourcesInfo()) }),
+});
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
 
 // `npm start` names its own pid here: no signal reaches us when npm is killed with SIGKILL, so
 // leave with it rather than linger as an orphan holding the port a supervisor restarts on.
@@ -137,7 +130,7 @@ if (Number.isInteger(parentPid) && parentPid > 1) {
     } catch {
       clearInterval(watch);
       app.log.warn({ parentPid }, 'the process that started us is gone');
-      void shutdown('SIGHUP');
+      shutdown('SIGHUP');
     }
   }, 500).unref();
 }
