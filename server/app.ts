@@ -14,6 +14,7 @@ import analysesPlugin from './plugins/analyses.js';
 import busPlugin from './plugins/bus.js';
 import timersPlugin, { DEFAULT_TIMER_LEASE, type TimerLease } from './plugins/timers.js';
 import clientPlugin from './plugins/client.js';
+import compressionPlugin from './plugins/compression.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
 import gamesPlugin from './plugins/games.js';
@@ -120,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => routeTable.add(route));
 
+  await app.register(compressionPlugin);
   await app.register(openapiPlugin);
   await app.register(securityPlugin);
   await app.register(dbPlugin, {

@@ -1,8 +1,9 @@
 // The server's entry point. `npm start` builds it to dist/app/server/main.js and runs that file as
 // its own process; in development `node --import tsx server/main.ts` runs the sources.
 import { resolve } from 'node:path';
-import { buildApp } from './app.js';
+import { buildApp, type AppOptions } from './app.js';
 import { SYNCHRONOUS_MODES, type SynchronousMode } from './db/index.js';
+import { dataDirProblem } from './start-failure.js';
 import { DEFAULT_STOP_GRACE_MS, gracefulStop } from './stop.js';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -84,7 +85,7 @@ if (presenceTtlMs !== undefined && !(Number.isInteger(presenceTtlMs) && presence
   process.exit(2);
 }
 
-const app = await buildApp({
+const options: AppOptions = {
   dataDir,
   ...(redisUrl !== undefined && { redisUrl }),
   ...(redisPrefix !== undefined && { redisPrefix }),
@@ -102,6 +103,14 @@ const app = await buildApp({
   pruning,
   clientDir,
   ...(unlimited && { rateLimits: false, socketLimits: { burst: 1_000_000, perSecond: 1_000_000 } }),
+};
+
+const app = await buildApp(options).catch((error: unknown) => {
+  // The folder of the SQLite database is the one start failure an operator causes most: one sentence.
+  const problem = databaseUrl === undefined ? dataDirProblem(error, dataDir) : undefined;
+  if (problem === undefined) throw error;
+  console.error(problem);
+  process.exit(1);
 });
 
 const countOf = (names: string[]): Record<string, number> => {
