@@ -15,6 +15,7 @@ import busPlugin from './plugins/bus.js';
 import timersPlugin, { DEFAULT_TIMER_LEASE, type TimerLease } from './plugins/timers.js';
 import clientPlugin from './plugins/client.js';
 import compressionPlugin from './plugins/compression.js';
+import metricsPlugin from './plugins/metrics.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
 import gamesPlugin from './plugins/games.js';
@@ -76,6 +77,10 @@ export interface AppOptions {
   dailySecret?: string;
   /** When unused identities are deleted (pruning.ts); DEFAULT_PRUNING_RULES by default. */
   pruning?: Partial<PruningRules>;
+  /** `Authorization: Bearer TOKEN` reads `/metrics` (Prometheus text); unset: no /metrics route. */
+  metricsToken?: string | undefined;
+  /** Seconds since the newest complete backup, for the metrics (backup.ts). */
+  backupAgeSeconds?: () => number | undefined;
   /** The background solver's limits and worker (analyses.ts); DEFAULT_ANALYSIS_RULES by default. */
   analysis?: Partial<AnalysisRules>;
 }
@@ -122,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => routeTable.add(route));
 
   await app.register(compressionPlugin);
+  await app.register(metricsPlugin, { token: options.metricsToken, ...(options.backupAgeSeconds && { backupAgeSeconds: options.backupAgeSeconds }) });
   await app.register(openapiPlugin);
   await app.register(securityPlugin);
   await app.register(dbPlugin, {
@@ -162,6 +168,7 @@ function errorHandler(this: FastifyInstance, error: FastifyError | Refusal, requ
   const storage = this.storage.failure(error);
   if (storage !== undefined) {
     request.log.warn({ err: error, code: storage }, 'storage failure: request refused, nothing changed');
+    this.metrics.storageFailed('http');
     body = { statusCode: ERROR_STATUS['storage-unavailable'], code: 'storage-unavailable', message: `the database cannot store this now (${storage}); nothing was changed: retry in a moment` };
     reply.header('retry-after', Math.ceil(STORAGE_RETRY_MS / 1000));
   } else if (error instanceof Refusal) {

@@ -49,6 +49,13 @@ if (dailySecret !== undefined && dailySecret.length < 32) {
   process.exit(2);
 }
 
+// Set: GET /metrics answers Prometheus text to `Authorization: Bearer METRICS_TOKEN`; unset: no /metrics.
+const metricsToken = process.env.METRICS_TOKEN || undefined;
+if (metricsToken !== undefined && metricsToken.length < 16) {
+  console.error('METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 16`)');
+  process.exit(2);
+}
+
 // Off only for load and chaos tests, where every robot shares one address: sizes stay enforced.
 const unlimited = process.env.RATE_LIMITS === 'off';
 
@@ -102,6 +109,7 @@ const options: AppOptions = {
   lifecycle,
   pruning,
   clientDir,
+  metricsToken,
   ...(unlimited && { rateLimits: false, socketLimits: { burst: 1_000_000, perSecond: 1_000_000 } }),
 };
 

@@ -15,6 +15,7 @@ export default fp<{ rules: AnalysisRules }>(
   async (app, { rules }) => {
     const analyses = new AnalysisService(app.storage.analyses, app.storage.races, app.games, app.replays, app.daily, app.timers.clock, app.log, rules);
     app.decorate('analyses', analyses);
+    analyses.onSolved = (status, seconds) => app.metrics.analysisSolved(status, seconds);
     // The owner of the timers closes the days and queues what a restart left unanalysed.
     app.timers.onTakeover(() => analyses.resume());
     app.addHook('preClose', async () => analyses.close());
