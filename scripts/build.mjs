@@ -47,7 +47,7 @@ function precompress(dir) {
 }
 
 if (builds('cli')) {
-  await build({ ...common, entryPoints: ['cli/lucie.ts'], outfile: join(root, 'dist', 'lucie.mjs'), bundle: true });
+  await build({ ...common, entryPoints: ['cli/lucie.ts'], outfile: join(root, 'dist', 'lucie.mjs'), bundle: true, external: ['better-sqlite3'] });
 }
 
 if (builds('server')) {

@@ -16,6 +16,7 @@ import timersPlugin, { DEFAULT_TIMER_LEASE, type TimerLease } from './plugins/ti
 import clientPlugin from './plugins/client.js';
 import compressionPlugin from './plugins/compression.js';
 import metricsPlugin from './plugins/metrics.js';
+import backupsPlugin, { type BackupRules } from './plugins/backups.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
 import gamesPlugin from './plugins/games.js';
@@ -79,8 +80,8 @@ export interface AppOptions {
   pruning?: Partial<PruningRules>;
   /** `Authorization: Bearer TOKEN` reads `/metrics` (Prometheus text); unset: no /metrics route. */
   metricsToken?: string | undefined;
-  /** Seconds since the newest complete backup, for the metrics (backup.ts). */
-  backupAgeSeconds?: () => number | undefined;
+  /** Scheduled online backups of the SQLite database (plugins/backups.ts); none by default. */
+  backups?: BackupRules;
   /** The background solver's limits and worker (analyses.ts); DEFAULT_ANALYSIS_RULES by default. */
   analysis?: Partial<AnalysisRules>;
 }
@@ -127,7 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => routeTable.add(route));
 
   await app.register(compressionPlugin);
-  await app.register(metricsPlugin, { token: options.metricsToken, ...(options.backupAgeSeconds && { backupAgeSeconds: options.backupAgeSeconds }) });
+  await app.register(metricsPlugin, { token: options.metricsToken });
   await app.register(openapiPlugin);
   await app.register(securityPlugin);
   await app.register(dbPlugin, {
@@ -157,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);
+  if (options.backups !== undefined && options.databaseUrl === undefined && options.dataDir !== ':memory:') await app.register(backupsPlugin, options.backups);
   await app.register(pruningPlugin, options.pruning ?? {});
   await app.register(clientPlugin, { clientDir: options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir });
   return app;

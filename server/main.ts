@@ -1,6 +1,6 @@
 // The server's entry point. `npm start` builds it to dist/app/server/main.js and runs that file as
 // its own process; in development `node --import tsx server/main.ts` runs the sources.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { buildApp, type AppOptions } from './app.js';
 import { SYNCHRONOUS_MODES, type SynchronousMode } from './db/index.js';
 import { dataDirProblem } from './start-failure.js';
@@ -48,6 +48,29 @@ if (dailySecret !== undefined && dailySecret.length < 32) {
   console.error('DAILY_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)');
   process.exit(2);
 }
+
+// Online backups of the SQLite database: every BACKUP_INTERVAL_MIN minutes (default 15, may be
+// fractional; 0: none) into BACKUP_DIR (default DATA_DIR/backups), the newest BACKUP_KEEP (8) kept
+// and one a day for BACKUP_DAYS (7) days.
+function wholeOrDecimal(name: string, fallback: number, integer: boolean): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!(integer ? /^[0-9]+$/ : /^[0-9]+(\.[0-9]+)?$/).test(text)) {
+    console.error(`${name} must be ${integer ? 'a whole number' : 'a number'} (at least 0), not "${text}"`);
+    process.exit(2);
+  }
+  return Number(text);
+}
+const backupMinutes = wholeOrDecimal('BACKUP_INTERVAL_MIN', 15, false);
+const backups =
+  backupMinutes === 0
+    ? undefined
+    : {
+        dir: resolve(process.env.BACKUP_DIR || join(dataDir, 'backups')),
+        intervalMs: Math.max(1000, Math.round(backupMinutes * 60_000)),
+        keep: Math.max(1, wholeOrDecimal('BACKUP_KEEP', 8, true)),
+        days: wholeOrDecimal('BACKUP_DAYS', 7, true),
+      };
 
 // Set: GET /metrics answers Prometheus text to `Authorization: Bearer METRICS_TOKEN`; unset: no /metrics.
 const metricsToken = process.env.METRICS_TOKEN || undefined;
@@ -110,6 +133,7 @@ const options: AppOptions = {
   pruning,
   clientDir,
   metricsToken,
+  ...(backups !== undefined && { backups }),
   ...(unlimited && { rateLimits: false, socketLimits: { burst: 1_000_000, perSecond: 1_000_000 } }),
 };
 

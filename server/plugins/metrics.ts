@@ -17,8 +17,6 @@ declare module 'fastify' {
 export interface MetricsOptions {
   /** `Authorization: Bearer TOKEN` reads /metrics; undefined: no /metrics route at all. */
   token: string | undefined;
-  /** Seconds since the newest backup (backup.ts), when backups run. */
-  backupAgeSeconds?: () => number | undefined;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -29,7 +27,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * (they call `app.metrics`); the readings are taken from the services when scraped.
  */
 export default fp<MetricsOptions>(
-  async (app, { token, backupAgeSeconds }) => {
+  async (app, { token }) => {
     const readings: MetricReadings = {
       openSockets: () => app.websocketServer?.clients.size ?? 0,
       playersOnline: () => [...app.hub.connectedPlayers()].length,
@@ -39,7 +37,7 @@ export default fp<MetricsOptions>(
         return Object.fromEntries(rows.map((row) => [row.state, row.count]));
       },
       analysisQueue: () => (app.hasDecorator('analyses') ? app.analyses.queueLength : 0),
-      backupAgeSeconds: () => backupAgeSeconds?.(),
+      backupAgeSeconds: () => (app.hasDecorator('backups') ? app.backups.ageSeconds() : undefined),
     };
     const metrics = new Metrics(readings);
     app.decorate('metrics', metrics);

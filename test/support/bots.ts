@@ -14,6 +14,8 @@ export interface BotPlayer {
 export class Bot {
   /** Acks received, over every connection. */
   acks = 0;
+  /** When each of the game's actions was acknowledged to this bot (Date.now(), by index), for actions it played. */
+  readonly ackedAt: number[] = [];
   /** Connections opened (the first included). */
   connections = 0;
   private stopped = false;
@@ -51,7 +53,8 @@ export class Bot {
         if (this.stopped) client.socket.terminate();
         await this.catchUp(client);
         for (let action = this.mirror.choose(); action && !this.stopped; action = this.mirror.choose()) {
-          await play(client, this.mirror, action, 10_000);
+          const { index } = await play(client, this.mirror, action, 10_000);
+          this.ackedAt[index] = Date.now();
           this.acks++;
           await sleep(this.paceMs * (0.5 + Math.random()));
         }
