@@ -78,12 +78,15 @@ describe('backups and a restore drill', () => {
     expect(finished.length).toBeGreaterThanOrEqual(2);
     for (const file of finished) expect(sound(file.path), file.path).toBe(true);
     const names = readdirSync(backupDir);
-    expect(names.filter((name) => backupStart(name) === undefined)).toEqual([partialName]);
+    // The cut copy (and its rollback journal, when the kill came as it was being checked).
+    const leftovers = names.filter((name) => backupStart(name) === undefined);
+    expect(leftovers).toContain(partialName);
+    for (const name of leftovers) expect(name.startsWith(partialName), name).toBe(true);
     expect(finished.map((file) => file.path)).not.toContain(join(backupDir, partialName));
 
     // The next start removes the leftover.
     server = await startServer(dataDir, env);
-    expect(existsSync(join(backupDir, partialName))).toBe(false);
+    for (const name of leftovers) expect(existsSync(join(backupDir, name)), name).toBe(false);
     await server.kill('SIGTERM');
     server = undefined;
 
