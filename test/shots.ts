@@ -9,8 +9,10 @@ export default function setup(): () => void {
   const dir = given ?? mkdtempSync(join(tmpdir(), 'lucie-shots-'));
   process.env.LUCIE_SHOTS = dir;
   return () => {
+    // Told once, by the setup that made it (each test project runs the global setups).
+    if (given !== undefined) return;
     const count = readdirSync(dir).length;
     if (count > 0) console.log(`screenshots of this run (${count} files): ${dir}`);
-    else if (given === undefined) rmdirSync(dir);
+    else rmdirSync(dir);
   };
 }
