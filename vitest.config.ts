@@ -5,7 +5,7 @@ export default defineConfig({
   plugins: [svelte()],
   test: {
     // PostgreSQL and Redis for the storage and scale-out tests (already up in CI).
-    globalSetup: ['test/services.ts'],
+    globalSetup: ['test/services.ts', 'test/shots.ts'],
     projects: [
       {
         extends: true,

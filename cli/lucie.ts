@@ -17,6 +17,7 @@ import {
   type VariantId,
   type VerifyOutcome,
 } from '../shared/index.js';
+import { backup, restore } from './backup.js';
 import { boardOf, formatRate, readInput, readText, seedInput, solveInput, writeLines, type Rate, type SolveInput } from './solve.js';
 
 const USAGE = `usage:
@@ -31,7 +32,10 @@ const USAGE = `usage:
                                                     a board is in deal 1 unless N redeals came before,
                                                     its merci still to play unless --merci-used
   lucie stats --variant V --seeds N [--nodes N]     win rates (95 % intervals) over seeds 1..N
-  lucie board FILE [--at N]                         the position after action N of a record, as a board`;
+  lucie board FILE [--at N]                         the position after action N of a record, as a board
+  lucie backup DATA_DIR FILE                        copy DATA_DIR's database to FILE, online (the server may run)
+  lucie restore FILE DATA_DIR                       put backup FILE in place as DATA_DIR's database (refused
+                                                    while a server runs on it; a stopped one is kept aside)`;
 
 function fail(message: string): never {
   process.stderr.write(`lucie: ${message}\n${USAGE}\n`);
@@ -239,6 +243,12 @@ switch (command) {
     break;
   case 'stats':
     process.exitCode = stats(rest);
+    break;
+  case 'backup':
+    process.exitCode = await backup(rest, fail);
+    break;
+  case 'restore':
+    process.exitCode = await restore(rest, fail);
     break;
   case 'board':
     process.exitCode = board(rest);

@@ -6,3 +6,4 @@ export * from './errors.js';
 export * from './views.js';
 export * from './socket.js';
 export * from './http.js';
+export * from './pages.js';

@@ -5,9 +5,10 @@
 //    (and any .mjs among them copied) at the same relative path in dist/app (paths built from import.meta.url, such as the
 //    migrations and the client, still resolve), beside migrations/ and package.json: the tree
 //    `npm start` and the Docker image run as `node server/main.js`;
-//  - client: `vite build` into dist/client, copied to dist/app/dist/client, then every hashed
+//  - client: `vite build` into dist/client (skipped when dist/client.sources-digest matches its sources), copied to dist/app/dist/client, then every hashed
 //    asset precompressed (.br and .gz beside it) for server/plugins/client.ts to send as is.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +47,7 @@ function precompress(dir) {
 }
 
 if (builds('cli')) {
-  await build({ ...common, entryPoints: ['cli/lucie.ts'], outfile: join(root, 'dist', 'lucie.mjs'), bundle: true });
+  await build({ ...common, entryPoints: ['cli/lucie.ts'], outfile: join(root, 'dist', 'lucie.mjs'), bundle: true, external: ['better-sqlite3'] });
 }
 
 if (builds('server')) {
@@ -60,11 +61,29 @@ if (builds('server')) {
   for (const file of ['package.json', 'package-lock.json']) cpSync(join(root, file), join(app, file));
 }
 
+/** A digest of everything the client build reads: a client left over from other sources must never ship. */
+function clientSourcesDigest() {
+  const hash = createHash('sha256');
+  const files = ['client', 'shared', 'contract', 'solver']
+    .filter((dir) => existsSync(join(root, dir)))
+    .flatMap((dir) => filesIn(dir, /./))
+    .concat(['vite.config.ts', 'package-lock.json', 'tsconfig.client.json'].map((file) => join(root, file)))
+    .sort();
+  for (const file of files) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+  return hash.digest('hex');
+}
+
 if (builds('client')) {
-  // Always rebuilt: a client left over from older sources must never ship.
-  const vite = spawnSync(join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-  if (vite.status !== 0) process.exit(vite.status ?? 1);
-  precompress(join(root, 'dist', 'client'));
+  // Rebuilt unless the sources are exactly those of the last build (a restart then takes a second, not ten).
+  const digest = clientSourcesDigest();
+  const stamp = join(root, 'dist', 'client.sources-digest');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== digest) {
+    rmSync(stamp, { force: true }); // a build cut short must not pass for a finished one
+    const vite = spawnSync(join(root, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    if (vite.status !== 0) process.exit(vite.status ?? 1);
+    precompress(join(root, 'dist', 'client'));
+    writeFileSync(stamp, digest);
+  }
   rmSync(join(app, 'dist', 'client'), { recursive: true, force: true });
   cpSync(join(root, 'dist', 'client'), join(app, 'dist', 'client'), { recursive: true });
 }

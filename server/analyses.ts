@@ -61,7 +61,9 @@ export class AnalysisService {
   private readonly queue: number[] = [];
   private readonly queued = new Set<number>();
   private worker: Worker | null = null;
-  private running: { gameId: number; job: number; cancelTimeout: () => void } | null = null;
+  private running: { gameId: number; job: number; startedAt: number; cancelTimeout: () => void } | null = null;
+  /** Told each finished job's outcome and time in seconds (the metrics' solve time). */
+  onSolved: (status: AnalysisRow['status'], seconds: number) => void = () => {};
   private jobs = 0;
   private closed = false;
 
@@ -118,6 +120,11 @@ export class AnalysisService {
     return { day, firstDeal: figures.firstDeal, attempts: finished, analysed: figures.analysed, reachedPar: figures.reachedPar };
   }
 
+  /** Games waiting for their analysis, the one being solved included. */
+  get queueLength(): number {
+    return this.queue.length + (this.running ? 1 : 0);
+  }
+
   /** Stops the worker (a solve in progress is dropped: its game stays pending and is queued again on the next start). */
   async close(): Promise<void> {
     this.closed = true;
@@ -148,7 +155,7 @@ export class AnalysisService {
     const job = ++this.jobs;
     // The real clock: a job's time is the machine's, whatever the game clock says.
     const timer = setTimeout(() => this.timedOut(job), this.rules.jobTimeoutMs);
-    this.running = { gameId, job, cancelTimeout: () => clearTimeout(timer) };
+    this.running = { gameId, job, startedAt: performance.now(), cancelTimeout: () => clearTimeout(timer) };
     try {
       const loaded = after(this.gameService.get(gameId), (game) => this.send(job, game));
       if (loaded instanceof Promise) loaded.catch((error: unknown) => this.failed(job, `the game could not be read: ${(error as Error).message}`));
@@ -207,6 +214,7 @@ export class AnalysisService {
     if (running?.job !== job) return;
     running.cancelTimeout();
     this.running = null;
+    this.onSolved(result.status, (performance.now() - running.startedAt) / 1000);
     // Not stored: the game stays pending and is queued again when next asked for.
     const notStored = (error: unknown) => this.log.warn({ err: error, gameId: running.gameId }, 'cannot store an analysis');
     try {

@@ -14,6 +14,9 @@ import analysesPlugin from './plugins/analyses.js';
 import busPlugin from './plugins/bus.js';
 import schedulerPlugin, { DEFAULT_TIMER_LEASE, type TimerLease } from './plugins/scheduler.js';
 import clientPlugin from './plugins/client.js';
+import compressionPlugin from './plugins/compression.js';
+import metricsPlugin from './plugins/metrics.js';
+import backupsPlugin, { type BackupRules } from './plugins/backups.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
 import eventsPlugin from './plugins/events.js';
@@ -76,6 +79,10 @@ export interface AppOptions {
   dailySecret?: string;
   /** When unused identities are deleted (pruning.ts); DEFAULT_PRUNING_RULES by default. */
   pruning?: Partial<PruningRules>;
+  /** `Authorization: Bearer TOKEN` reads `/metrics` (Prometheus text); unset: no /metrics route. */
+  metricsToken?: string | undefined;
+  /** Scheduled online backups of the SQLite database (plugins/backups.ts); none by default. */
+  backups?: BackupRules;
   /** The background solver's limits and worker (analyses.ts); DEFAULT_ANALYSIS_RULES by default. */
   analysis?: Partial<AnalysisRules>;
 }
@@ -105,6 +112,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('clock', options.clock ?? systemClock);
   app.decorate('hub', new Hub());
+  // First of the close: an upgrade arriving while the other plugins close would get fastify's 503
+  // on a socket nobody then ends, and the server's close would wait for it forever. Without an
+  // upgrade listener Node hands it to the router as a plain request: 503 and the connection closed.
+  app.addHook('preClose', (done) => {
+    app.server.removeAllListeners('upgrade');
+    done();
+  });
   // Requests are read and answers written with each route's zod schemas (contract/http.ts).
   app.setValidatorCompiler(validatorCompiler);
   refuseNullBodies(app);
@@ -114,6 +128,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => routeTable.add(route));
 
+  await app.register(compressionPlugin);
+  await app.register(metricsPlugin, { token: options.metricsToken });
   await app.register(openapiPlugin);
   await app.register(securityPlugin);
   await app.register(dbPlugin, {
@@ -144,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);
+  if (options.backups !== undefined && options.databaseUrl === undefined && options.dataDir !== ':memory:') await app.register(backupsPlugin, options.backups);
   await app.register(pruningPlugin, options.pruning ?? {});
   await app.register(clientPlugin, { clientDir: options.clientDir === undefined ? DEFAULT_CLIENT_DIR : options.clientDir });
   return app;
@@ -155,6 +172,7 @@ function errorHandler(this: FastifyInstance, error: FastifyError | Refusal, requ
   const storage = this.storage.failure(error);
   if (storage !== undefined) {
     request.log.warn({ err: error, code: storage }, 'storage failure: request refused, nothing changed');
+    this.metrics.storageFailed('http');
     body = { statusCode: ERROR_STATUS['storage-unavailable'], code: 'storage-unavailable', message: `the database cannot store this now (${storage}); nothing was changed: retry in a moment` };
     reply.header('retry-after', Math.ceil(STORAGE_RETRY_MS / 1000));
   } else if (error instanceof Refusal) {

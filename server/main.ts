@@ -1,8 +1,10 @@
 // The server's entry point. `npm start` builds it to dist/app/server/main.js and runs that file as
 // its own process; in development `node --import tsx server/main.ts` runs the sources.
-import { resolve } from 'node:path';
-import { buildApp } from './app.js';
+import { join, resolve } from 'node:path';
+import { buildApp, type AppOptions } from './app.js';
 import { SYNCHRONOUS_MODES, type SynchronousMode } from './db/index.js';
+import { dataDirProblem } from './start-failure.js';
+import { DEFAULT_STOP_GRACE_MS, gracefulStop } from './stop.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -47,6 +49,36 @@ if (dailySecret !== undefined && dailySecret.length < 32) {
   process.exit(2);
 }
 
+// Online backups of the SQLite database: every BACKUP_INTERVAL_MIN minutes (default 15, may be
+// fractional; 0: none) into BACKUP_DIR (default DATA_DIR/backups), the newest BACKUP_KEEP (8) kept
+// and one a day for BACKUP_DAYS (7) days.
+function wholeOrDecimal(name: string, fallback: number, integer: boolean): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!(integer ? /^[0-9]+$/ : /^[0-9]+(\.[0-9]+)?$/).test(text)) {
+    console.error(`${name} must be ${integer ? 'a whole number' : 'a number'} (at least 0), not "${text}"`);
+    process.exit(2);
+  }
+  return Number(text);
+}
+const backupMinutes = wholeOrDecimal('BACKUP_INTERVAL_MIN', 15, false);
+const backups =
+  backupMinutes === 0
+    ? undefined
+    : {
+        dir: resolve(process.env.BACKUP_DIR || join(dataDir, 'backups')),
+        intervalMs: Math.max(1000, Math.round(backupMinutes * 60_000)),
+        keep: Math.max(1, wholeOrDecimal('BACKUP_KEEP', 8, true)),
+        days: wholeOrDecimal('BACKUP_DAYS', 7, true),
+      };
+
+// Set: GET /metrics answers Prometheus text to `Authorization: Bearer METRICS_TOKEN`; unset: no /metrics.
+const metricsToken = process.env.METRICS_TOKEN || undefined;
+if (metricsToken !== undefined && metricsToken.length < 16) {
+  console.error('METRICS_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 16`)');
+  process.exit(2);
+}
+
 // Off only for load and chaos tests, where every robot shares one address: sizes stay enforced.
 const unlimited = process.env.RATE_LIMITS === 'off';
 
@@ -83,7 +115,7 @@ if (presenceTtlMs !== undefined && !(Number.isInteger(presenceTtlMs) && presence
   process.exit(2);
 }
 
-const app = await buildApp({
+const options: AppOptions = {
   dataDir,
   ...(redisUrl !== undefined && { redisUrl }),
   ...(redisPrefix !== undefined && { redisPrefix }),
@@ -100,32 +132,34 @@ const app = await buildApp({
   lifecycle,
   pruning,
   clientDir,
+  metricsToken,
+  ...(backups !== undefined && { backups }),
   ...(unlimited && { rateLimits: false, socketLimits: { burst: 1_000_000, perSecond: 1_000_000 } }),
+};
+
+const app = await buildApp(options).catch((error: unknown) => {
+  // The folder of the SQLite database is the one start failure an operator causes most: one sentence.
+  const problem = databaseUrl === undefined ? dataDirProblem(error, dataDir) : undefined;
+  if (problem === undefined) throw error;
+  console.error(problem);
+  process.exit(1);
 });
 
-let closing = false;
-async function shutdown(signal: NodeJS.Signals): Promise<void> {
-  if (closing) {
-    app.log.warn({ signal }, 'second signal: exiting now');
-    process.exit(1);
-  }
-  closing = true;
-  app.log.info({ signal }, 'shutting down: no more moves, closing sockets and the database');
-  // Shutdown should take milliseconds; never hang forever on a stuck connection.
-  setTimeout(() => {
-    app.log.error('shutdown timed out');
-    process.exit(1);
-  }, 10_000).unref();
-  try {
-    await app.close();
-    process.exit(0);
-  } catch (error) {
-    app.log.error({ err: error }, 'shutdown failed');
-    process.exit(1);
-  }
-}
-process.on('SIGTERM', (signal) => void shutdown(signal));
-process.on('SIGINT', (signal) => void shutdown(signal));
+const countOf = (names: string[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const name of names) counts[name] = (counts[name] ?? 0) + 1;
+  return counts;
+};
+const shutdown = gracefulStop({
+  graceMs: seconds('STOP_GRACE_SECONDS') ?? DEFAULT_STOP_GRACE_MS,
+  log: app.log,
+  close: () => app.close(),
+  exit: (code) => process.exit(code),
+  // What holds the close open, for whoever reads the log of a slow stop.
+  pending: () => ({ websockets: app.websocketServer.clients.size, resources: countOf(process.getActiveResourcesInfo()) }),
+});
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
 
 // `npm start` names its own pid here: no signal reaches us when npm is killed with SIGKILL, so
 // leave with it rather than linger as an orphan holding the port a supervisor restarts on.
@@ -137,7 +171,7 @@ if (Number.isInteger(parentPid) && parentPid > 1) {
     } catch {
       clearInterval(watch);
       app.log.warn({ parentPid }, 'the process that started us is gone');
-      void shutdown('SIGHUP');
+      shutdown('SIGHUP');
     }
   }, 500).unref();
 }

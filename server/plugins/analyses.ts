@@ -15,6 +15,7 @@ export default fp<{ rules: AnalysisRules }>(
   async (app, { rules }) => {
     const analyses = new AnalysisService(app.storage.analyses, app.games, app.replays, app.daily, app.clock, app.log, rules, app.events);
     app.decorate('analyses', analyses);
+    analyses.onSolved = (status, seconds) => app.metrics.analysisSolved(status, seconds);
     // The owner of the timers queues what a restart left unanalysed; the days' close comes as an event.
     app.scheduler.onTakeover(() => analyses.resume());
     app.addHook('preClose', async () => analyses.close());

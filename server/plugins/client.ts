@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
+import { pageOf } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
 
 /** Vite names what it builds after its content (`index-BneJyTNs.js`): such a file never changes. */
@@ -12,7 +13,8 @@ const REVALIDATE = 'no-cache';
 
 /**
  * Serves the built client (dist/client) when there is one, with the single-page fallback: any
- * GET outside /api and /ws that is not a file answers index.html, so /race/CODE links work.
+ * GET outside /api and /ws that is not a file answers index.html, so /race/CODE links work,
+ * with 200 for the client's pages (contract/pages.ts) and 404 for any other path.
  * Hashed assets go out as the build precompressed them (brotli or gzip, by Accept-Encoding),
  * cached for good; everything else is revalidated.
  */
@@ -36,7 +38,8 @@ export default fp<{ clientDir: string | null }>(
     app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split('?')[0]!;
       const api = path === '/api' || path.startsWith('/api/') || path === '/ws';
-      if (hasClient && !api && (request.method === 'GET' || request.method === 'HEAD')) return reply.sendFile('index.html');
+      // A path that is no page gets the app all the same (its page says "Not found"), with a 404.
+      if (hasClient && !api && (request.method === 'GET' || request.method === 'HEAD')) return reply.code(pageOf(path) ? 200 : 404).sendFile('index.html');
       const allowed = app.routeTable.methodsAt(path);
       if (allowed.length === 0) throw new Refusal('not-found', `no route ${request.method} ${path}`);
       reply.header('allow', allowed.join(', '));

@@ -166,6 +166,7 @@ export default fp<{ limits: SocketLimits }>(
         function overBudget(): void {
           if (bucket.warned) return;
           bucket.warned = true;
+          app.metrics.rateLimitHit('socket-frames');
           reply({
             code: 'rate-limited',
             message: `too many messages: at most ${limits.burst} at once and ${limits.perSecond} per second; this one was dropped`,
@@ -225,6 +226,7 @@ export default fp<{ limits: SocketLimits }>(
             const code = app.storage.failure(error);
             if (code === undefined) throw error;
             log.warn({ err: error, code, request: message.type }, 'storage failure: message refused, nothing changed');
+            app.metrics.storageFailed('socket');
             return new Refusal('storage-unavailable', `the database cannot store this now (${code}): nothing changed, send it again in a moment`);
           }
         }
@@ -256,8 +258,13 @@ export default fp<{ limits: SocketLimits }>(
           const player = peer.player;
           if (!player) return new Refusal('unauthorized', 'spectators cannot play: open the socket with a player token', { field: 'token' });
           switch (message.type) {
-            case 'action':
-              return app.games.play(player, message);
+            case 'action': {
+              const read = performance.now();
+              return after(app.games.play(player, message), (refusal) => {
+                app.metrics.moveAnswered(refusal?.code, (performance.now() - read) / 1000);
+                return refusal;
+              });
+            }
             case 'resign':
               return app.games.resign(player, message.gameId);
             case 'resync': {

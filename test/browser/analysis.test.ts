@@ -1,6 +1,6 @@
 // The analysis of a finished race game in a real browser: the player's result beside par, the
 // chart of cards home and the most still reachable with the moves that lost cards, and par's
-// and the clairvoyant's lines played in the same replayer. Screenshots go to /tmp/lucie-shots/.
+// and the clairvoyant's lines played in the same replayer. Screenshots go to this run's screenshot folder (printed at the end of the run).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dealLayout, makeLayout } from '../../shared/index.js';
 import type { AnalysisAnswer, CreatePlayerAnswer, RaceAnswer } from '../../contract/index.js';

@@ -1,7 +1,7 @@
 // The board's feel in a real browser at three window sizes, each in light and dark: fan slots that
 // never move over a whole game, nothing overflowing or overlapping, targets of 24 px or more, the
 // merci picker on a phone, one-click and auto-play, fast drags during animations, settings that
-// survive a reload, and axe checks (names, contrast, target sizes). Screenshots: /tmp/lucie-shots/.
+// survive a reload, and axe checks (names, contrast, target sizes). Screenshots: this run's screenshot folder (printed at the end of the run).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyAction, dealLayout, makeAction, Position, safeHomeAction, sourceOf, targetOf, type Action, type VariantId } from '../../shared/index.js';

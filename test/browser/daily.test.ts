@@ -2,7 +2,7 @@
 // finish the day's deal first, then Ana plays her one ranked attempt through the UI (a reload
 // continues it, a second attempt is refused) and resigns when her first deal is played out, so she
 // ranks last and finds herself on the leaderboard off the first page, replays her game to the same final position, downloads its record and opens the file
-// again to verify it, tampered too. Screenshots go to /tmp/lucie-shots/ (look at them).
+// again to verify it, tampered too. Screenshots go to this run's screenshot folder (printed at the end of the run; look at them).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -14,7 +14,7 @@ import { parseRecord, verifyRecord, type Card } from '../../shared/index.js';
 import { Client } from '../support/socket-client.js';
 import { Mirror, playToEnd } from '../support/mirror.js';
 import { BoardDriver } from './board-driver.js';
-import { buildClient, openBrowser, readFans, screenshot, SHOTS, startServer, type Browser, type RunningServer } from './helpers.js';
+import { buildClient, openBrowser, readFans, screenshot, shotsDir, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let ana: Browser;
@@ -228,7 +228,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the record (.json)' }).click()]);
     const { game } = (await (await fetch(`${server.base}/api/games/${gameId}`)).json()) as GameSummaryAnswer;
     expect(download.suggestedFilename()).toBe(`lucie-daily-${game.day}-ana-game-${gameId}.json`);
-    const path = join(SHOTS, 'downloaded-record.json');
+    const path = join(shotsDir(), 'downloaded-record.json');
     await download.saveAs(path);
     const downloaded = readFileSync(path, 'utf8');
     const record = parseRecord(downloaded);
@@ -250,7 +250,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
     const json = JSON.parse(downloaded) as { actions: string[] };
     expect(json.actions.length).toBeGreaterThan(4);
     json.actions[4] = '18>18';
-    const tampered = join(SHOTS, 'tampered-record.json');
+    const tampered = join(shotsDir(), 'tampered-record.json');
     writeFileSync(tampered, JSON.stringify(json, null, 2));
     const broken = verifyRecord(readFileSync(tampered, 'utf8'));
     expect(broken).toMatchObject({ ok: false, index: 4, action: '18>18' });

@@ -12,7 +12,13 @@ import { cardName, DECK, type Card } from '../../shared/index.js';
 import { DB_FILE } from '../../server/db/index.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const SHOTS = '/tmp/lucie-shots';
+let shots: string | undefined;
+/** This run's folder for screenshots and downloads (test/shots.ts makes one per run; a file run without it gets its own). */
+export function shotsDir(): string {
+  shots ??= process.env.LUCIE_SHOTS ?? mkdtempSync(join(tmpdir(), 'lucie-shots-'));
+  mkdirSync(shots, { recursive: true });
+  return shots;
+}
 
 /** The browser tests' own build of the client: never the dist/client that `npm start` serves. */
 export const TEST_CLIENT_DIR = join(ROOT, 'dist', 'test-client');
@@ -132,11 +138,10 @@ export async function openBrowser(viewport: { width: number; height: number }, o
   };
 }
 
-/** A screenshot once every animation has landed, saved as /tmp/lucie-shots/NAME.png. */
+/** A screenshot once every animation has landed, saved as NAME.png in this run's folder. */
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
   await page.waitForFunction(() => document.getAnimations().length === 0);
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+  await page.screenshot({ path: join(shotsDir(), `${name}.png`), fullPage });
 }
 
 const CARD_BY_NAME = new Map<string, Card>(DECK.map((card) => [cardName(card), card]));

@@ -2,7 +2,7 @@
 // board never moves while a game is played, redealt and ended, nor when another racer's connection
 // drops and comes back (those words float, the end and "Redealing…" are laid over the board),
 // nothing overflows or overlaps, every target is 24 px or more, axe finds nothing.
-// Screenshots go to /tmp/lucie-shots/ (look at them).
+// Screenshots go to this run's screenshot folder (printed at the end of the run; look at them).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';

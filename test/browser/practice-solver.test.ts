@@ -1,6 +1,6 @@
 // Practice's solver in a real browser (a Web Worker, loaded on first use): "Hint" names par's next
 // action from the current position, "Solve from here" plays the deal solver's line to its maximum.
-// Screenshots go to /tmp/lucie-shots/.
+// Screenshots go to this run's screenshot folder (printed at the end of the run).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAction } from '../../client/src/lib/moves.js';

@@ -2,7 +2,7 @@
 // (who joins again), closes the lobby browser and the next racer takes over and starts; a racer
 // closes the browser mid-race and the others get the standings once the grace period is over;
 // the race replay plays to the end at the standings; a rematch accepted by both starts a new
-// race. Screenshots go to /tmp/lucie-shots/life-*.png (look at them).
+// race. Screenshots go to this run's screenshot folder as life-*.png (printed at the end of the run; look at them).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RaceAnswer } from '../../contract/index.js';

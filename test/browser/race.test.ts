@@ -1,6 +1,6 @@
 // Two browsers race one seed to the end against a real server: same first layout, moves by
 // click, drag and keyboard, each other's live progress, a dropped socket that comes back, and
-// the final standings. Screenshots go to /tmp/lucie-shots/ (look at them).
+// the final standings. Screenshots go to this run's screenshot folder (printed at the end of the run; look at them).
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptProblem, stuckReason } from '../../client/src/lib/moves.js';

@@ -2,7 +2,7 @@
 // page, plays deal 1 (a reload resumes it), resigns it and goes on to deal 2; her identity on a
 // second device (the same token) resumes deal 2 where she left it; Bo, on a phone with his own
 // identity, opens the share link, gets the same first layout for deal 1 and sees both in the
-// table. Screenshots go to /tmp/lucie-shots/ (look at them).
+// table. Screenshots go to this run's screenshot folder (printed at the end of the run; look at them).
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../shared/index.js';

@@ -54,6 +54,34 @@ describe('serving the client', () => {
     }
   });
 
+  it('answers the client’s pages with 200 and any other path with the app’s page and a 404', async () => {
+    const pages = ['/', '/race/ABCDEF', '/r/abcdef', '/race/ABCDEF/replay', '/series/ABCDEF', '/daily', '/daily/2026-12-01', '/game/12', '/player/3', '/history', '/practice', '/replay'];
+    for (const url of pages) expect([url, (await get(url)).statusCode]).toEqual([url, 200]);
+    for (const url of ['/nothing', '/race', '/daily/yesterday', '/game/0', '/game/12/extra', '/assets/gone-12345678.js', '/favicon.ico']) {
+      const answer = await get(url);
+      expect([url, answer.statusCode, answer.headers['content-type']]).toEqual([url, 404, 'text/html; charset=utf-8']);
+      expect(answer.body).toContain('<title>Lucie</title>');
+    }
+    expect((await app.inject({ method: 'HEAD', url: '/nothing' })).statusCode).toBe(404);
+  });
+
+  it('compresses answers that benefit (brotli, else gzip) and leaves small ones as they are', async () => {
+    const plain = await get('/api/openapi.json', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(50_000);
+    const brotli = await get('/api/openapi.json', 'gzip, deflate, br');
+    expect(brotli.headers).toMatchObject({ 'content-encoding': 'br', vary: 'accept-encoding' });
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    expect(brotli.rawPayload.length).toBeLessThan(plain.rawPayload.length / 5);
+    const gzip = await get('/api/openapi.json', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    // Under the threshold (1 KB): not worth it.
+    const health = await get('/api/health', 'br');
+    expect(health.headers['content-encoding']).toBeUndefined();
+    expect(health.json()).toMatchObject({ status: 'ok' });
+  });
+
   it('sets security headers on pages and API answers alike, with a CSP that allows no inline code and no eval', async () => {
     for (const url of ['/', '/race/ABCDEF', '/api/health', '/api/nothing']) {
       const { headers } = await get(url);

@@ -1,0 +1,88 @@
+// What an operator watches, in Prometheus terms (prom-client): each figure is counted where it
+// happens through the few methods below, or read when scraped. One registry per app, so several
+// apps in one process (the tests) never mix their figures.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Readings taken at each scrape, from the services that know them. */
+export interface MetricReadings {
+  openSockets(): number;
+  playersOnline(): number;
+  /** Races per state, or undefined where the storage does not say (PostgreSQL, for now). */
+  racesByState(): Record<string, number> | undefined;
+  analysisQueue(): number;
+  /** Seconds since the newest complete backup, or undefined when none is known. */
+  backupAgeSeconds(): number | undefined;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly acknowledged = new Counter({ name: 'lucie_moves_acknowledged_total', help: 'Moves stored and acknowledged', registers: [this.registry] });
+  private readonly refused = new Counter({ name: 'lucie_moves_refused_total', help: 'Moves refused, by error code', labelNames: ['code'], registers: [this.registry] });
+  private readonly ackLatency = new Histogram({
+    name: 'lucie_ack_latency_seconds',
+    help: 'From a move frame read to its ack written (validation, storage, ack)',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  private readonly storageErrors = new Counter({ name: 'lucie_storage_errors_total', help: 'Requests, frames and moves refused because the storage failed, by where', labelNames: ['where'], registers: [this.registry] });
+  private readonly rateLimited = new Counter({ name: 'lucie_rate_limit_hits_total', help: 'Requests and frames refused by a rate limit, by where', labelNames: ['where'], registers: [this.registry] });
+  private readonly solveTime = new Histogram({
+    name: 'lucie_analysis_solve_seconds',
+    help: 'Time of one game analysis in the solver worker, by outcome',
+    labelNames: ['status'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
+  constructor(readings: MetricReadings) {
+    const registers = [this.registry];
+    new Gauge({ name: 'lucie_open_sockets', help: 'Open websockets on this instance', registers, collect() { this.set(readings.openSockets()); } });
+    new Gauge({ name: 'lucie_players_online', help: 'Players with at least one socket on this instance', registers, collect() { this.set(readings.playersOnline()); } });
+    new Gauge({
+      name: 'lucie_races',
+      help: 'Races by state',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [state, count] of Object.entries(readings.racesByState() ?? {})) this.set({ state }, count);
+      },
+    });
+    new Gauge({ name: 'lucie_analysis_queue_length', help: 'Games waiting for analysis, the one being solved included', registers, collect() { this.set(readings.analysisQueue()); } });
+    new Gauge({
+      name: 'lucie_backup_age_seconds',
+      help: 'Seconds since the newest complete backup (absent when none is known)',
+      registers,
+      collect() {
+        this.reset();
+        const age = readings.backupAgeSeconds();
+        if (age !== undefined) this.set(age);
+      },
+    });
+    // Process figures: CPU, memory, event-loop delay (nodejs_eventloop_lag_* from monitorEventLoopDelay), handles.
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** A move answered: acknowledged (no refusal) after `seconds`, or refused with its code. */
+  moveAnswered(refusalCode: string | undefined, seconds: number): void {
+    if (refusalCode === undefined) {
+      this.acknowledged.inc();
+      this.ackLatency.observe(seconds);
+    } else {
+      this.refused.inc({ code: refusalCode });
+      if (refusalCode === 'storage-unavailable') this.storageFailed('move');
+    }
+  }
+
+  storageFailed(where: 'http' | 'socket' | 'move'): void {
+    this.storageErrors.inc({ where });
+  }
+
+  rateLimitHit(where: 'http' | 'socket-frames'): void {
+    this.rateLimited.inc({ where });
+  }
+
+  analysisSolved(status: string, seconds: number): void {
+    this.solveTime.observe({ status }, seconds);
+  }
+}

@@ -1,0 +1,60 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import fp from 'fastify-plugin';
+import { Refusal } from '../errors.js';
+import { Metrics, type MetricReadings } from '../metrics.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route checks an operator's token itself; the players plugin leaves its Authorization alone. */
+    operatorToken?: boolean;
+  }
+  interface FastifyInstance {
+    /** The figures of metrics.ts; counted always, served at /metrics only with a token. */
+    metrics: Metrics;
+  }
+}
+
+export interface MetricsOptions {
+  /** `Authorization: Bearer TOKEN` reads /metrics; undefined: no /metrics route at all. */
+  token: string | undefined;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * Prometheus text at `/metrics` for whoever holds METRICS_TOKEN (compared in constant time);
+ * without the token, a 401 with none of the figures. Registered before the plugins that count
+ * (they call `app.metrics`); the readings are taken from the services when scraped.
+ */
+export default fp<MetricsOptions>(
+  async (app, { token }) => {
+    const readings: MetricReadings = {
+      openSockets: () => app.websocketServer?.clients.size ?? 0,
+      playersOnline: () => [...app.hub.connectedPlayers()].length,
+      racesByState: () => {
+        if (!app.hasDecorator('db')) return undefined;
+        const rows = app.db.$client.prepare('SELECT state, count(*) AS count FROM races GROUP BY state').all() as { state: string; count: number }[];
+        return Object.fromEntries(rows.map((row) => [row.state, row.count]));
+      },
+      analysisQueue: () => (app.hasDecorator('analyses') ? app.analyses.queueLength : 0),
+      backupAgeSeconds: () => (app.hasDecorator('backups') ? app.backups.ageSeconds() : undefined),
+    };
+    const metrics = new Metrics(readings);
+    app.decorate('metrics', metrics);
+    app.addHook('onResponse', async (_request, reply) => {
+      if (reply.statusCode === 429) metrics.rateLimitHit('http');
+    });
+    if (token === undefined) return;
+
+    const expected = digest(`Bearer ${token}`);
+    app.get('/metrics', { schema: { hide: true }, config: { operatorToken: true } }, async (request, reply) => {
+      const given = request.headers.authorization;
+      if (given === undefined || !timingSafeEqual(digest(given), expected)) {
+        throw new Refusal('unauthorized', 'metrics need Authorization: Bearer METRICS_TOKEN');
+      }
+      reply.header('cache-control', 'no-store').type(metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
+  },
+  { name: 'metrics' },
+);

@@ -1,0 +1,92 @@
+// /metrics: Prometheus text for the holder of METRICS_TOKEN, scraped during a race; without the
+// token none of its figures; no token configured, no route.
+import { afterEach, describe, expect, it } from 'vitest';
+import { api, Client, createPlayer, createRace, Mirror, play, startServer, type TestServer } from './helpers.js';
+
+const TOKEN = 'metrics-token-for-the-test-0123';
+let server: TestServer | undefined;
+afterEach(async () => server?.app.close());
+
+/** The value of one sample (`name{labels} value`) in Prometheus text, or undefined. */
+function sample(text: string, name: string): number | undefined {
+  const line = text.split('\n').find((row) => row.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+const scrape = async (headers: Record<string, string>) => server!.app.inject({ method: 'GET', url: '/metrics', headers });
+
+describe('/metrics', () => {
+  it('during a race: as many acks in the histogram and the counter as the players got, refusals by code, sockets, players, races by state', async () => {
+    server = await startServer({ metricsToken: TOKEN });
+    const { app, wsBase } = server;
+    const ana = await createPlayer(app, 'Ana');
+    const bob = await createPlayer(app, 'Bob');
+    const { code } = await createRace(app, ana, { seats: 2 });
+    await api(app, 'POST', `/api/races/${code}/join`, bob);
+    await createRace(app, bob, { seats: 3 }); // a lobby beside the running race
+    const clients = [await Client.connect(wsBase, ana), await Client.connect(wsBase, bob)];
+    for (const client of clients) client.send({ type: 'watch', code });
+    await api(app, 'POST', `/api/races/${code}/start`, ana);
+    const mirrors = await Promise.all(clients.map(async (client) => Mirror.of(await client.next('game'))));
+
+    let acks = 0;
+    for (let turn = 0; turn < 6; turn++) {
+      for (const [seat, client] of clients.entries()) {
+        const action = mirrors[seat]!.choose();
+        if (!action) continue;
+        await play(client, mirrors[seat]!, action);
+        acks++;
+      }
+    }
+    // Two refusals: an index already played, and a move that is not legal.
+    clients[0]!.send({ type: 'action', gameId: mirrors[0]!.gameId, index: 0, action: 'h' });
+    await clients[0]!.next('error');
+    clients[0]!.send({ type: 'action', gameId: mirrors[0]!.gameId, index: mirrors[0]!.index, action: 'nonsense' });
+    await clients[0]!.next('error');
+    const errors = clients[0]!.all('error').map((error) => error.code);
+
+    const answer = await scrape({ authorization: `Bearer ${TOKEN}` });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = answer.body;
+    expect(acks).toBeGreaterThan(6);
+    expect(sample(text, 'lucie_ack_latency_seconds_count')).toBe(acks);
+    expect(sample(text, 'lucie_moves_acknowledged_total')).toBe(acks);
+    expect(sample(text, 'lucie_ack_latency_seconds_bucket{le="+Inf"}')).toBe(acks);
+    for (const refused of new Set(errors)) expect(sample(text, `lucie_moves_refused_total{code="${refused}"}`)).toBe(errors.filter((code) => code === refused).length);
+    expect(errors).toHaveLength(2);
+    expect(sample(text, 'lucie_open_sockets')).toBe(2);
+    expect(sample(text, 'lucie_players_online')).toBe(2);
+    expect(sample(text, 'lucie_races{state="running"}')).toBe(1);
+    expect(sample(text, 'lucie_races{state="lobby"}')).toBe(1);
+    expect(sample(text, 'lucie_analysis_queue_length')).toBe(0);
+    expect(sample(text, 'lucie_storage_errors_total')).toBeUndefined();
+    expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+    for (const client of clients) client.close();
+  });
+
+  it('without the token, or with another, answers 401 and none of its figures; with no token configured there is no /metrics', async () => {
+    server = await startServer({ metricsToken: TOKEN });
+    for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${TOKEN}x` }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }]) {
+      const answer = await scrape(headers);
+      expect(answer.statusCode).toBe(401);
+      expect(answer.json()).toMatchObject({ code: 'unauthorized' });
+      expect(answer.body).not.toMatch(/lucie_|nodejs_|process_/);
+    }
+    await server.app.close();
+
+    server = await startServer();
+    const off = await scrape({});
+    expect(off.statusCode).toBe(404);
+    expect(off.body).not.toMatch(/lucie_|nodejs_/);
+  });
+
+  it('counts the rate limits it refuses', async () => {
+    server = await startServer({ metricsToken: TOKEN, rateLimits: { createPlayer: { max: 1, windowMs: 60_000 } } });
+    const ask = () => server!.app.inject({ method: 'POST', url: '/api/players', payload: { name: 'Flood' } });
+    expect((await ask()).statusCode).toBe(201);
+    expect((await ask()).statusCode).toBe(429);
+    expect((await ask()).statusCode).toBe(429);
+    expect(sample((await scrape({ authorization: `Bearer ${TOKEN}` })).body, 'lucie_rate_limit_hits_total{where="http"}')).toBe(2);
+  });
+});
