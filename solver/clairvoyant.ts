@@ -1,6 +1,7 @@
 import type { Action, Layout, Position } from '../shared/index.js';
 import { Budget, type Limits } from './budget.js';
 import { bestInDeal } from './deal.js';
+import { playOut } from './playout.js';
 import { explore } from './search.js';
 import type { Dealer } from './dealer.js';
 import { actionOf, cardsAbove, DealState, type Heights } from './state.js';
@@ -181,13 +182,21 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
   first ??= solve(root, position.redealsUsed, root.home - 1)!;
   const actions: Action[] = [];
   const redeals: Layout[] = [];
-  for (let outcome = first, deal = position.redealsUsed; ; ) {
+  let state = root;
+  let deal = position.redealsUsed;
+  for (let outcome = first; ; ) {
     actions.push(...outcome.moves.map(actionOf));
+    for (const move of outcome.moves) state.apply(move);
     if (outcome.redealAt === null) break;
     deal++;
     actions.push({ type: 'redeal' });
     redeals.push(layoutOf(deal, outcome.redealAt));
+    state = startOf(deal, outcome.redealAt);
     outcome = known.get(keyOf(deal, outcome.redealAt))!;
   }
+  // A lost line stops at its best count, perhaps before the last deal: it plays on to the end.
+  const end = playOut(state, deal, last, dealer);
+  actions.push(...end.actions);
+  redeals.push(...end.redeals);
   return { best: first.value, exact: first.exact, won: first.value === 52, actions, redeals, nodes: budget.nodes - before };
 }
