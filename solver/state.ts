@@ -240,67 +240,56 @@ export class DealState {
       this.reach.fill(13);
       return 52;
     }
-    const { fans, open, depth, reach, fanOf, wake } = this;
+    const { fans, open, depth, reach } = this;
     open.fill(0);
     for (let suit = 0; suit < 4; suit++) {
       reach[suit] = this.found[suit]!;
       for (let rank = 0; rank < reach[suit]!; rank++) open[suit * 13 + rank] = FREED;
     }
-    let waiting = 0;
     for (let f = 0; f < fans.length; f++) {
       const fan = fans[f]!;
       depth[f] = fan.length - 1;
-      if (fan.length === 0) continue;
-      const top = fan[fan.length - 1]!;
-      open[top] = EXPOSED;
-      fanOf[top] = f;
-      wake[waiting++] = f;
+      if (fan.length > 0) open[fan[fan.length - 1]!] = EXPOSED;
     }
-    this.settle(waiting);
+    this.settle();
     const count = reach[0]! + reach[1]! + reach[2]! + reach[3]!;
     return this.merci && count < 52 ? this.boundWithMerci(count) : count;
   }
 
   /**
-   * The relaxation's fixpoint from the fans queued in `wake`. It is the same whatever the order
-   * cards are freed in, so instead of trying every fan in turn until none moves, a fan is tried
-   * again only when something its top card waits for happens: a card it may build on comes to
-   * the top, or its suit's freed run reaches it. The search bounds every position, and
-   * rescanning every fan was half its time.
+   * The relaxation's fixpoint from the marks as they stand. It is the same whatever the order
+   * fans are tried in, so they are tried in turn until a whole round of them frees nothing more.
+   * (Queueing only the fans whose top card's wait ended was measured slower: most positions
+   * settle in a round or two.)
    */
-  private settle(waiting: number): void {
-    const { fans, open, depth, reach, fanOf, wake } = this;
-    while (waiting > 0) {
-      const f = wake[--waiting]!;
+  private settle(): void {
+    const { fans, open, depth } = this;
+    const fanCount = fans.length;
+    for (let f = 0, quiet = 0; quiet < fanCount; f = f + 1 === fanCount ? 0 : f + 1) {
       const fan = fans[f]!;
       let i = depth[f]!;
       // A top card the merci freed is already gone (see boundWithMerci).
-      if (i < 0 || (open[fan[i]!] !== FREED && !this.mayLeave(fan[i]!))) continue;
+      if (i < 0 || (open[fan[i]!] !== FREED && !this.mayLeave(fan[i]!))) {
+        quiet++;
+        continue;
+      }
+      quiet = 1;
       do {
-        waiting = this.free(fan[i]!, waiting);
-        // A card the merci freed is already gone: the one under it comes to the top with it.
+        this.free(fan[i]!);
+        // So is a buried one: the card under it comes up with it.
         while (--i >= 0 && open[fan[i]!] === FREED);
-        if (i >= 0) {
-          const top = fan[i]!;
-          open[top] = EXPOSED;
-          fanOf[top] = f;
-          waiting = this.wakeBuilders(top, waiting);
-        }
+        if (i >= 0) open[fan[i]!] = EXPOSED;
       } while (i >= 0 && this.mayLeave(fan[i]!));
       depth[f] = i;
     }
   }
 
-  /** Marks `card` freed and, if it extends its suit's run, queues the next card's fan. */
-  private free(card: Card, waiting: number): number {
-    const { open, reach, fanOf, wake } = this;
+  /** Marks `card` freed, extending its suit's freed run if it is the next card of it. */
+  private free(card: Card): void {
+    const { open, reach } = this;
     open[card] = FREED;
     const suit = suitOf(card);
-    if (rankOf(card) !== reach[suit]) return waiting;
-    while (reach[suit]! < 13 && open[suit * 13 + reach[suit]!] === FREED) reach[suit]!++;
-    const next = suit * 13 + reach[suit]!;
-    if (reach[suit]! < 13 && open[next] === EXPOSED) wake[waiting++] = fanOf[next]!;
-    return waiting;
+    if (rankOf(card) === reach[suit]) while (reach[suit]! < 13 && open[suit * 13 + reach[suit]!] === FREED) reach[suit]!++;
   }
 
   /**
@@ -327,9 +316,8 @@ export class DealState {
       open.set(saved.open);
       depth.set(saved.depth);
       reach.set(saved.reach);
-      let waiting = this.wakeBuilders(card, this.free(card, 0));
-      if (mark === EXPOSED) this.wake[waiting++] = this.fanOf[card]!;
-      this.settle(waiting);
+      this.free(card);
+      this.settle();
       most = Math.max(most, reach[0]! + reach[1]! + reach[2]! + reach[3]!);
       for (let suit = 0; suit < 4; suit++) best[suit] = Math.max(best[suit]!, reach[suit]!);
     }
@@ -350,26 +338,6 @@ export class DealState {
         if (rank > 0) for (let builder = rank - 1; builder < 52; builder += 13) if (open[builder] === EXPOSED) return true;
         return false;
     }
-  }
-
-  /** Queues the fans whose top card may build on `card`, which has just come to the top. */
-  private wakeBuilders(card: Card, waiting: number): number {
-    const { open, fanOf, wake } = this;
-    const rank = rankOf(card);
-    switch (this.build) {
-      case SAME_SUIT_DOWN:
-        if (rank > 0 && open[card - 1] === EXPOSED) wake[waiting++] = fanOf[card - 1]!;
-        break;
-      case SAME_SUIT_UP_OR_DOWN:
-        if (rank > 0 && open[card - 1] === EXPOSED) wake[waiting++] = fanOf[card - 1]!;
-        if (rank < KING_RANK && open[card + 1] === EXPOSED) wake[waiting++] = fanOf[card + 1]!;
-        break;
-      default:
-        if (rank > 0) {
-          for (let builder = rank - 1; builder < 52; builder += 13) if (open[builder] === EXPOSED) wake[waiting++] = fanOf[builder]!;
-        }
-    }
-    return waiting;
   }
 
   /**
@@ -402,14 +370,11 @@ export class DealState {
   /**
    * Scratch of `bound`: per card whether it may be built on in the relaxation (EXPOSED: on top
    * of what is left of its fan; FREED: gone from it), per fan the top index left, per suit the
-   * freed run from the Ace, per top card its fan, and the fans to try again (a fan is queued at
-   * most once per card that comes to the top or per step of a suit's run, so 5 per card).
+   * freed run from the Ace.
    */
   private readonly open = new Uint8Array(52);
   private readonly depth: Int16Array;
   private readonly reach = new Uint8Array(4);
-  private readonly fanOf = new Uint8Array(52);
-  private readonly wake = new Uint8Array(64 + 52 * 5);
   /** `boundWithMerci`'s copy of the fixpoint without the merci, and its best reach per suit. */
   private readonly saved: { open: Uint8Array; depth: Int16Array; reach: Uint8Array; best: Uint8Array };
 
