@@ -96,7 +96,6 @@ export class DealState {
     this.build = rules.build === 'same-suit-down' ? SAME_SUIT_DOWN : rules.build === 'any-suit-down' ? ANY_SUIT_DOWN : SAME_SUIT_UP_OR_DOWN;
     this.kingsInSpaces = rules.kingsInSpaces;
     this.depth = new Int16Array(fans.length);
-    this.saved = { open: new Uint8Array(52), depth: new Int16Array(fans.length), reach: new Uint8Array(4), best: new Uint8Array(4) };
     this.under.fill(HOME);
     fans.forEach((fan, f) => fan.forEach((card, i) => (this.under[card] = i === 0 ? BOTTOM + f : fan[i - 1]!)));
     for (const card of cells) if (card !== EMPTY) this.under[card] = IN_CELL;
@@ -303,7 +302,8 @@ export class DealState {
    * `reachOf` then holds each suit's best over them.
    */
   private boundWithMerci(count: number): number {
-    const { open, depth, reach, saved } = this;
+    const { open, depth, reach } = this;
+    const saved = (this.saved ??= { open: new Uint8Array(52), depth: new Int16Array(depth.length), reach: new Uint8Array(4), best: new Uint8Array(4) });
     saved.open.set(open);
     saved.depth.set(depth);
     saved.reach.set(reach);
@@ -375,8 +375,8 @@ export class DealState {
   private readonly open = new Uint8Array(52);
   private readonly depth: Int16Array;
   private readonly reach = new Uint8Array(4);
-  /** `boundWithMerci`'s copy of the fixpoint without the merci, and its best reach per suit. */
-  private readonly saved: { open: Uint8Array; depth: Int16Array; reach: Uint8Array; best: Uint8Array };
+  /** `boundWithMerci`'s copy of the fixpoint without the merci, and its best reach per suit (made when first needed). */
+  private saved?: { open: Uint8Array; depth: Int16Array; reach: Uint8Array; best: Uint8Array };
 
   /** Fan of each top card during `moves` (-1 otherwise). */
   private readonly topFan = new Int8Array(52).fill(-1);
