@@ -40,7 +40,11 @@ export interface SolveLine {
   clairvoyantWon: boolean | null;
   clairvoyantExact: boolean;
   nodes: number;
+  /** The whole solve, then each measure's own share (null where the measure was not run). */
   ms: number;
+  msDeal: number;
+  msPar: number | null;
+  msClairvoyant: number | null;
   exact: boolean;
 }
 
@@ -87,11 +91,18 @@ export function seedInput(seed: string, variant: VariantId): SolveInput {
 /** Solves one input: deal max always; par and clairvoyant when a seed gives the redeals; `limits` apply to each. */
 export function solveInput(input: SolveInput, limits: Limits, now: () => number): { line: SolveLine; lines: SolvedLines } {
   const started = now();
+  const timed = <T>(solve: () => T): { value: T; ms: number } => {
+    const began = now();
+    const value = solve();
+    return { value, ms: tenths(now() - began) };
+  };
   // Each measure has the limits to itself, so a slow par never starves the clairvoyant solve.
-  const deal = solveDeal(input.position, limits);
+  const { value: deal, ms: msDeal } = timed(() => solveDeal(input.position, limits));
   const dealer = input.seed === undefined ? undefined : seedDealer(input.seed);
-  const par = dealer && solvePar(input.position, dealer, limits);
-  const searched = dealer && solveClairvoyant(input.position, dealer, limits);
+  const timedPar = dealer && timed(() => solvePar(input.position, dealer, limits));
+  const timedClairvoyant = dealer && timed(() => solveClairvoyant(input.position, dealer, limits));
+  const par = timedPar?.value;
+  const searched = timedClairvoyant?.value;
   // Par's line is a line a clairvoyant player may play too: when a cut-short search found less, it is the better floor.
   const parBetter = par && searched && par.par !== null && par.par > searched.best;
   const clairvoyant =
@@ -110,7 +121,10 @@ export function solveInput(input: SolveInput, limits: Limits, now: () => number)
     clairvoyantWon: clairvoyant ? (clairvoyant.won || (clairvoyant.exact ? false : null)) : null,
     clairvoyantExact: clairvoyant?.exact ?? false,
     nodes: deal.nodes + (par?.nodes ?? 0) + (clairvoyant?.nodes ?? 0),
-    ms: Math.round((now() - started) * 10) / 10,
+    ms: tenths(now() - started),
+    msDeal,
+    msPar: timedPar?.ms ?? null,
+    msClairvoyant: timedClairvoyant?.ms ?? null,
     exact: deal.exact && (par ? par.exact : true) && (clairvoyant ? clairvoyant.exact : true),
   };
   return {
@@ -122,6 +136,8 @@ export function solveInput(input: SolveInput, limits: Limits, now: () => number)
     },
   };
 }
+
+const tenths = (ms: number): number => Math.round(ms * 10) / 10;
 
 /** Writes each line of a whole-game input as a lucie-record/1 file in `dir`; returns the paths. */
 export function writeLines(dir: string, input: SolveInput, lines: SolvedLines): string[] {

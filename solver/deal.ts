@@ -1,7 +1,8 @@
 import type { Action, Position } from '../shared/index.js';
 import { Budget, type Limits } from './budget.js';
+import { playOut } from './playout.js';
 import { explore } from './search.js';
-import { actionOf, DealState, type Heights } from './state.js';
+import { actionOf, DealState } from './state.js';
 
 export interface DealSolution {
   /** The most cards home reachable in this deal; with `exact` false, only "at least". */
@@ -9,7 +10,10 @@ export interface DealSolution {
   readonly exact: boolean;
   /** Whether the deal can be cleared (all 52 home); null when the search was cut short below 52. */
   readonly clearable: boolean | null;
-  /** A line reaching `max` (fan, cell and merci moves only: it stops before any redeal). */
+  /**
+   * A line reaching `max`, played on to the end of the deal (fan, cell and merci moves only: it
+   * stops before any redeal, so in the last deal the game is over there).
+   */
   readonly line: Action[];
   readonly nodes: number;
 }
@@ -45,31 +49,10 @@ export function bestInDeal(state: DealState, budget: Budget, floor = state.home)
 export function solveDeal(position: Position, limits: Limits | Budget = {}): DealSolution {
   const budget = limits instanceof Budget ? limits : new Budget(limits);
   const before = budget.nodes;
-  const { max, exact, moves } = bestInDeal(DealState.fromPosition(position), budget);
-  return { max, exact, clearable: max === 52 ? true : exact ? false : null, line: moves.map(actionOf), nodes: budget.nodes - before };
-}
-
-/**
- * The foundation states with the deal's best count, each with a line. With `prune`, among
- * those reachable when every position that has a safe move home (see DealState.moves) plays
- * its first one: a well-defined subset that still holds the deal's best count. A position whose
- * `bound` is below the best found cannot reach that count, so its moves are left unsearched;
- * every position on a line to a best state has a bound at least the best, so none is lost.
- */
-export function bestEnds(state: DealState, prune: boolean, budget: Budget): { ends: Map<Heights, number[]>; exact: boolean } {
-  let ends = new Map<Heights, number[]>();
-  let max = state.home;
-  const exact = explore(state, prune, budget, (live, path) => {
-    if (live.home > max) {
-      max = live.home;
-      ends = new Map();
-    }
-    if (live.home === max) {
-      const heights = live.heights();
-      if (!ends.has(heights)) ends.set(heights, path.slice());
-      if (max === 52) return true;
-    }
-    return live.bound() < max ? 'skip' : false;
-  });
-  return { ends, exact };
+  const state = DealState.fromPosition(position);
+  const { max, exact, moves } = bestInDeal(state, budget);
+  const nodes = budget.nodes - before;
+  for (const move of moves) state.apply(move);
+  const end = playOut(state, position.redealsUsed, position.rules.redeals, null);
+  return { max, exact, clearable: max === 52 ? true : exact ? false : null, line: [...moves.map(actionOf), ...end.actions], nodes };
 }

@@ -36,6 +36,23 @@ describe('lucie solve', () => {
     expect(verified.map((outcome) => outcome.foundations)).toEqual([52, 15, 52]);
   });
 
+  it('a lost seed: par and clairvoyant lines play on until the game is over; each measure has its own time', () => {
+    const run = lucie(['solve', '--seed', 'ref-37', '--lines', join(dir, 'lost')]);
+    const [line] = lines(run.stdout);
+    expect(line).toMatchObject({ firstDealMax: 1, par: 27, parWon: false, clairvoyant: 46, clairvoyantWon: false, exact: true });
+    for (const key of ['msDeal', 'msPar', 'msClairvoyant']) expect(line[key]).toBeGreaterThanOrEqual(0);
+    // Each rounded to a tenth: together they are the whole, give or take the rounding and the dealer's set-up.
+    expect(line.msDeal + line.msPar + line.msClairvoyant).toBeLessThanOrEqual(line.ms + 0.3);
+    const files = readdirSync(join(dir, 'lost')).sort();
+    const verified = lines(lucie(['verify', ...files.map((name) => join(dir, 'lost', name))]).stdout);
+    // clairvoyant, deal, par: the deal line ends where its deal does, with the redeals still to come.
+    expect(verified.map((outcome) => [outcome.foundations, outcome.over, outcome.redealsUsed])).toEqual([
+      [46, true, 2],
+      [1, false, 0],
+      [27, true, 2],
+    ]);
+  });
+
   it('solves boards in both forms, and the board of a record read back solves the same', () => {
     const plain = join(dir, 'winnable.txt');
     writeFileSync(plain, WINNABLE.join('\n'));

@@ -66,7 +66,9 @@ describe('deal solver on hand-built positions', () => {
     expect(position.legalActions().map(makeAction)).toEqual(['1>9', 'R']);
     const solution = solveDeal(position);
     expect(solution).toMatchObject({ max: 3, exact: true, clearable: false });
-    expect(solution.line.map(makeAction)).toEqual(['1>9', '1>F', '1>F', '15>F']);
+    // The best line, then on to the end of the deal: only the redeal is left there.
+    expect(solution.line.map(makeAction).slice(0, 4)).toEqual(['1>9', '1>F', '1>F', '15>F']);
+    expect(replay(position, solution.line).legalActions().map(makeAction)).toEqual(['R']);
     expect(referenceBest(position)).toBe(3);
   });
 
@@ -120,12 +122,16 @@ describe('against the brute-force reference on small positions', () => {
         const best = solveClairvoyant(position, dealer);
         expect(best.exact).toBe(true);
         expect(best.best).toBe(referenceBest(position, dealer));
-        expect(replay(position, best.actions, best.redeals).foundationCount()).toBe(best.best);
+        const bestEnd = replay(position, best.actions, best.redeals);
+        expect(bestEnd.foundationCount()).toBe(best.best);
         const par = solvePar(position, dealer);
         expect(par.exact).toBe(true);
         expect(par.par).toBeLessThanOrEqual(best.best);
         expect(par.par).toBeGreaterThanOrEqual(deal.max);
-        expect(replay(position, par.actions, par.redeals).foundationCount()).toBe(par.par);
+        const parEnd = replay(position, par.actions, par.redeals);
+        expect(parEnd.foundationCount()).toBe(par.par);
+        // Won or lost, both lines end where the game does.
+        expect([bestEnd.status().over, parEnd.status().over]).toEqual([true, true]);
       }
     });
   }
