@@ -99,8 +99,11 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** One Chromium profile (its own localStorage, so its own player), launched the way Debian's build needs (flags below). */
-export async function openBrowser(viewport: { width: number; height: number }, options: { hasTouch?: boolean } = {}): Promise<Browser> {
+/**
+ * One Chromium profile (its own localStorage, so its own player), launched the way Debian's build
+ * needs (flags below); `locale` sets the browser's language (`navigator.languages`).
+ */
+export async function openBrowser(viewport: { width: number; height: number }, options: { hasTouch?: boolean; locale?: string } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'lucie-browser-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
