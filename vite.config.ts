@@ -1,12 +1,13 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vite';
 import { serviceWorker } from './scripts/service-worker-plugin.js';
+import { messages } from './vite-messages.js';
 
 const server = `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 3000}`;
 
 export default defineConfig({
   root: 'client',
-  plugins: [svelte(), serviceWorker()],
+  plugins: [svelte(), messages(), serviceWorker()],
   build: { outDir: '../dist/client', emptyOutDir: true },
   server: { proxy: { '/api': server, '/ws': { target: server, ws: true } } },
 });

@@ -1,8 +1,9 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
+import { messages } from './vite-messages.js';
 
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [svelte(), messages()],
   test: {
     // PostgreSQL and Redis for the storage and scale-out tests (already up in CI).
     globalSetup: ['test/services.ts', 'test/shots.ts'],

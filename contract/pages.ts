@@ -15,6 +15,7 @@ export const PAGE_PATHS = {
   history: /^\/history\/?$/,
   practice: /^\/practice\/?$/,
   replay: /^\/replay\/?$/,
+  rules: /^\/rules\/?$/,
 } as const satisfies Record<string, RegExp>;
 
 export type PageName = keyof typeof PAGE_PATHS;

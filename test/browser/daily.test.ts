@@ -119,7 +119,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
 
     await stale.bringToFront();
     await stale.getByRole('button', { name: 'Start today’s attempt' }).click();
-    await expect.poll(() => stale.getByTestId('start-error').textContent()).toMatch(/^You have played the daily deal of \d{4}-\d{2}-\d{2} already/);
+    await expect.poll(() => stale.getByTestId('start-error').textContent()).toBe('You have already played today’s deal: come back tomorrow.'); // the refusal written from its code, daily-played
     await expect.poll(() => stale.getByTestId('daily-outcome').textContent()).toContain('You have played today’s deal');
     await screenshot(stale, 'daily-3-second-attempt-refused');
     await stale.close();

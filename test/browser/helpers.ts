@@ -116,8 +116,14 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** One Chromium profile (its own localStorage, so its own player), launched the way Debian's build needs (flags below). */
-export async function openBrowser(viewport: { width: number; height: number }, options: { hasTouch?: boolean; serviceWorkers?: 'allow' | 'block' } = {}): Promise<Browser> {
+/**
+ * One Chromium profile (its own localStorage, so its own player), launched the way Debian's build
+ * needs (flags below); `locale` sets the browser's language (`navigator.languages`).
+ */
+export async function openBrowser(
+  viewport: { width: number; height: number },
+  options: { hasTouch?: boolean; locale?: string; serviceWorkers?: 'allow' | 'block' } = {},
+): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'lucie-browser-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',

@@ -207,7 +207,7 @@ describe('a race with people who leave', () => {
     await bo.page.getByRole('heading', { name: 'Your record' }).waitFor();
     // The first race is finished (resigned); the rematch is still being played and not counted yet.
     const strict = bo.page.locator('tr[data-variant="strict"]');
-    await expect.poll(() => strict.locator('td').allTextContents(), SOON).toEqual(['1', '0', '0.0 %', expect.stringMatching(/^\d+\.0$/), '–', '0', '0']);
+    await expect.poll(() => strict.locator('td').allTextContents(), SOON).toEqual(['1', '0', '0.0%', expect.stringMatching(/^\d+\.0$/), '–', '0', '0']);
     await screenshot(bo.page, 'life-6-record');
   });
 });

@@ -56,7 +56,7 @@ describe('a 100-deal series', () => {
     await page.waitForURL(/\/series\/[A-Z0-9]{6}$/);
     link = page.url();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Series ${link.slice(-6)}`);
-    expect(await text(page.getByTestId('benchmark'))).toContain('5.0 %–7.0 % over 100 deals');
+    expect(await text(page.getByTestId('benchmark'))).toContain('5.0%–7.0% over 100 deals');
     expect(await field(ana, 'played')).toBe('0 of 100');
     await screenshot(page, 'series-1-new');
 
@@ -82,7 +82,7 @@ describe('a 100-deal series', () => {
     deal1Cards = cards;
     await expect.poll(() => text(page.getByTestId('series-outcome'))).toContain(`Deal 1: resigned, ${cards} ${cards === 1 ? 'card' : 'cards'} home.`);
     await expect.poll(() => field(ana, 'played')).toBe('1 of 100');
-    expect(await field(ana, 'win-rate')).toBe('0.0 %');
+    expect(await field(ana, 'win-rate')).toBe('0.0%');
     expect(await field(ana, 'average')).toBe(cards.toFixed(1));
     expect(await tableRows(ana, 'series-deals')).toEqual([['1', 'resigned', String(cards), expect.stringMatching(/^\d+:\d\d$/), '3']]);
     await screenshot(page, 'series-3-deal-1-over', true);
@@ -112,7 +112,7 @@ describe('a 100-deal series', () => {
   it('gives Bo, with the share link, the same deal 1 and the table of everyone’s results', async () => {
     const { page } = bo;
     await page.goto(link);
-    await expect.poll(() => tableRows(bo, 'series-players')).toEqual([['Ana', '1', '0', '0.0 %', deal1Cards.toFixed(1), '2']]);
+    await expect.poll(() => tableRows(bo, 'series-players')).toEqual([['Ana', '1', '0', '0.0%', deal1Cards.toFixed(1), '2']]);
     await page.getByLabel('Your name').fill('Bo');
     await page.getByRole('button', { name: 'Save name' }).click();
     await page.getByRole('button', { name: 'Play deal 1' }).click();

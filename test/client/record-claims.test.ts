@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setLocale } from '../../client/src/lib/i18n.svelte.js';
 import { Milestones } from '../../client/src/lib/milestones.js';
 import { metaClaims } from '../../client/src/lib/replay.js';
 import { parseSettings, DEFAULT_SETTINGS } from '../../client/src/lib/settings.svelte.js';
@@ -6,6 +7,8 @@ import type { GameRecord, VerifyOutcome } from '../../shared/index.js';
 
 const record = (meta: Record<string, unknown>): GameRecord => ({ format: 'lucie-record/1', variant: 'strict', deals: [], actions: [], meta }) as unknown as GameRecord;
 const legal = (foundations: number, over: boolean): VerifyOutcome => ({ ok: true, foundations, won: foundations === 52, over, redealsUsed: 2 });
+
+beforeAll(() => setLocale('en', ['en-GB']));
 
 describe('a record’s meta is shown as claims, checked against the replay', () => {
   it('flags a claimed win that the moves never reach', () => {
@@ -50,17 +53,28 @@ describe('opponents’ milestones', () => {
 
 describe('settings kept in the browser', () => {
   it('reads what was saved and falls back field by field', () => {
-    expect(parseSettings(null)).toEqual(DEFAULT_SETTINGS);
-    expect(parseSettings('not json')).toEqual(DEFAULT_SETTINGS);
-    expect(parseSettings('{"theme":"dark","speed":"off","fourColour":true,"sound":"yes","autoPlayPractice":false}')).toEqual({
+    expect(parseSettings(null, [])).toEqual({ ...DEFAULT_SETTINGS, locale: 'en' });
+    expect(parseSettings('not json', ['de'])).toEqual({ ...DEFAULT_SETTINGS, locale: 'en' });
+    expect(parseSettings('{"theme":"dark","speed":"off","fourColour":true,"sound":"yes","autoPlayPractice":false}', [])).toEqual({
       ...DEFAULT_SETTINGS,
+      locale: 'en',
       theme: 'dark',
       speed: 'off',
       fourColour: true,
       autoPlayPractice: false,
     });
-    expect(parseSettings('{"theme":"purple"}').theme).toBe('system');
+    expect(parseSettings('{"theme":"purple"}', []).theme).toBe('system');
     expect(DEFAULT_SETTINGS.autoPlayRanked).toBe(false);
     expect(DEFAULT_SETTINGS.autoPlayPractice).toBe(true);
+  });
+
+  it('takes the language from the browser on a first visit, then keeps the one chosen', () => {
+    expect(parseSettings(null, ['de-DE', 'fr-CA', 'es']).locale).toBe('fr');
+    expect(parseSettings(null, ['en-US', 'it']).locale).toBe('en');
+    expect(parseSettings(null, ['IT-it']).locale).toBe('it');
+    expect(parseSettings(null, ['pt-BR', 'de']).locale).toBe('en');
+    expect(parseSettings('{"locale":"es"}', ['it']).locale).toBe('es');
+    expect(parseSettings('{"locale":"en-XA"}', ['it']).locale).toBe('en-XA');
+    expect(parseSettings('{"locale":"de"}', ['it']).locale).toBe('it');
   });
 });

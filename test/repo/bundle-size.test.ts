@@ -14,6 +14,8 @@ import { HASHED_ASSET } from '../../server/plugins/client.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUDGET = 60_000;
+/** The active language's messages come with the first load too (client/src/lib/i18n.svelte.ts loads one catalogue before the first paint). */
+const CATALOGUE_BUDGET = 8_000;
 
 interface Chunk {
   file: string;
@@ -69,6 +71,16 @@ describe('the client bundle', () => {
     const files = Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.css ?? [])]);
     expect(files.length).toBeGreaterThan(10);
     expect(files.filter((file) => !HASHED_ASSET.test(file))).toEqual([]);
+  });
+
+  it('loads one language at a time, each catalogue within its own budget', () => {
+    const catalogues = Object.entries(manifest).filter(([key]) => /virtual:messages\/(en|es|fr|it)$/.test(key));
+    expect(catalogues.map(([key]) => key.replace(/^.*\//, '')).sort()).toEqual(['en', 'es', 'fr', 'it']);
+    const weights = Object.fromEntries(catalogues.map(([key, chunk]) => [key.replace(/^.*\//, ''), gzipped(new Set([chunk.file]))]));
+    expect(Object.values(weights).filter((bytes) => bytes > CATALOGUE_BUDGET), `gzipped bytes per catalogue: ${JSON.stringify(weights)}`).toEqual([]);
+    // Never bundled into a page: a page's first load brings no language but the player's.
+    const pages = manifest['index.html']!.dynamicImports!;
+    for (const page of pages) expect([...filesFor(['index.html', page])].filter((file) => catalogues.some(([, chunk]) => chunk.file === file)), page).toEqual([]);
   });
 
   it('needs at most 60 KB gzipped for the first load of any page', () => {

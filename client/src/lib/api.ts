@@ -19,7 +19,9 @@ import type {
 } from './contract.js';
 import type { VariantId } from './engine.js';
 import type { RecordJson } from './engine.js';
+import { t } from './i18n.svelte.js';
 import { forget, identity, remember } from './identity.svelte.js';
+import { refusalText } from './refusals.js';
 
 /** An HTTP error from the server, with its stable code and the field to blame. */
 export class ApiError extends Error {
@@ -34,8 +36,13 @@ export class ApiError extends Error {
   }
 }
 
-/** What to tell the player about a failed call: the server's sentence, or the failure as text. */
-export const errorText = (failure: unknown): string => (failure instanceof ApiError ? failure.message : String(failure));
+/** What to tell the player about a failed call, in their language: the refusal by its code, no answer, or an unexpected failure. */
+export function errorText(failure: unknown): string {
+  if (!(failure instanceof ApiError)) return t('error.unexpected', { detail: String(failure) });
+  if (failure.code === 'network') return t('error.network');
+  if (failure.code === 'http') return t('error.http', { status: failure.status });
+  return refusalText(failure.code, failure.message);
+}
 
 async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
@@ -45,7 +52,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new ApiError(0, 'network', 'The server cannot be reached: check your connection and try again.');
+    throw new ApiError(0, 'network', 'no answer from the server');
   }
   const text = await response.text();
   let data: unknown = null;

@@ -1,4 +1,6 @@
 import { GameSession, type GameMessage } from './game-session.svelte.js';
+import { errorText } from './api.js';
+import { t } from './i18n.svelte.js';
 
 /**
  * A game dealt over HTTP and played over the websocket: today's ranked daily attempt, or a deal of
@@ -28,7 +30,7 @@ export class DailySession extends GameSession {
   protected reload(): void {
     this.fetchGame().then(
       (message) => this.load(message),
-      (failure: unknown) => (this.notice = `Your game could not be loaded again: ${failure instanceof Error ? failure.message : String(failure)}`),
+      (failure: unknown) => (this.notice = t('session.not-reloaded', { detail: errorText(failure) })),
     );
   }
 }

@@ -21,7 +21,9 @@ import {
   type VariantId,
 } from './engine.js';
 import { identity } from './identity.svelte.js';
+import { t } from './i18n.svelte.js';
 import { humanize } from './moves.js';
+import { refusalText } from './refusals.js';
 
 /** An action sent and not yet acknowledged. */
 interface Pending {
@@ -197,11 +199,11 @@ export abstract class GameSession implements PlayedGame {
     const deals: Layout[] = [];
     for (const fans of message.deals) {
       const layout = parseLayout(fans);
-      if (!layout.ok) return void (this.notice = `The server sent a layout this page cannot read: ${layout.error}`);
+      if (!layout.ok) return void (this.notice = t('session.bad-layout', { detail: layout.error }));
       deals.push(layout.value);
     }
     const replay = replayRecord({ variant: message.variant, deals, actions: message.actions });
-    if (!replay.ok) return void (this.notice = `Your game could not be rebuilt: ${replay.error.reason}`);
+    if (!replay.ok) return void (this.notice = t('session.not-rebuilt', { detail: replay.error.reason }));
     this.game = {
       id: message.gameId,
       variant: message.variant,
@@ -262,7 +264,9 @@ export abstract class GameSession implements PlayedGame {
   }
 
   private refused(error: ErrorMessage): void {
-    this.notice = humanize(error.message);
+    // An illegal move keeps the engine's own reason (which rule) until the engine's problems are
+    // codes the catalogue can write (issue 19); every other refusal is written from its code.
+    this.notice = error.code === 'illegal-action' ? humanize(error.message) : refusalText(error.code, error.message);
     const game = this.game;
     if (!game || (error.request !== 'action' && error.gameId !== game.id)) return;
     if (error.code === 'server-closing') return; // kept, and resent once reconnected

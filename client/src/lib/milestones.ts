@@ -1,5 +1,6 @@
 import type { ProgressView } from './contract.js';
-import { cards, statusText } from './format.js';
+import { statusText } from './format.js';
+import { t } from './i18n.svelte.js';
 
 /** Every this many cards home is worth telling the others. */
 export const MILESTONE_CARDS = 13;
@@ -26,8 +27,9 @@ export class Milestones {
       const before = this.seen.get(racer.playerId);
       this.seen.set(racer.playerId, { tier, done });
       if (!before) continue;
-      if (done && !before.done) said.push(racer.status === 'won' ? `${racer.name} won.` : `${racer.name} finished (${statusText(racer.status)}) with ${cards(racer.foundations)} home.`);
-      else if (tier > before.tier && !done) said.push(`${racer.name} has ${cards(racer.foundations)} home.`);
+      if (done && !before.done)
+        said.push(racer.status === 'won' ? t('milestone.won', { name: racer.name }) : t('milestone.finished', { name: racer.name, status: statusText(racer.status), count: racer.foundations }));
+      else if (tier > before.tier && !done) said.push(t('milestone.home', { name: racer.name, count: racer.foundations }));
     }
     return said;
   }

@@ -11,6 +11,7 @@ import {
   type ReplayFailure,
   type VerifyOutcome,
 } from './engine.js';
+import { t } from './i18n.svelte.js';
 import { describeAction, humanize } from './moves.js';
 
 /**
@@ -136,13 +137,8 @@ export interface MetaClaim {
   readonly conflict: string | null;
 }
 
-const STATE_WORDS: Readonly<Record<string, string>> = {
-  won: 'won',
-  'out-of-moves': 'out of moves',
-  resigned: 'resigned',
-  'timed-out': 'out of time',
-  playing: 'still being played',
-};
+const CLAIMED_STATES = ['won', 'out-of-moves', 'resigned', 'timed-out', 'playing'] as const;
+const stateWords = (state: string): string => ((CLAIMED_STATES as readonly string[]).includes(state) ? t(`claim.state-${state as (typeof CLAIMED_STATES)[number]}`) : state);
 
 /**
  * The claims a record's `meta` makes (player, state, cards home), which the moves cannot prove,
@@ -152,21 +148,21 @@ const STATE_WORDS: Readonly<Record<string, string>> = {
 export function metaClaims(record: GameRecord, verdict: VerifyOutcome): MetaClaim[] {
   const meta = record.meta ?? {};
   const claims: MetaClaim[] = [];
-  if (typeof meta.player === 'string') claims.push({ label: 'Player', value: meta.player, conflict: null });
+  if (typeof meta.player === 'string') claims.push({ label: t('claim.player'), value: meta.player, conflict: null });
   if (typeof meta.state === 'string') {
     const state = meta.state;
     let conflict: string | null = null;
     if (verdict.ok) {
-      if (state === 'won' && !verdict.won) conflict = `the moves reach only ${verdict.foundations}/52 cards home, so the game was not won`;
-      else if (state !== 'won' && verdict.won) conflict = 'the moves bring all 52 cards home, so the game was won';
-      else if (state === 'out-of-moves' && !verdict.over) conflict = 'moves remain after the last action';
-      else if (state === 'playing' && verdict.over) conflict = 'no move remains after the last action';
+      if (state === 'won' && !verdict.won) conflict = t('claim.not-won', { count: verdict.foundations });
+      else if (state !== 'won' && verdict.won) conflict = t('claim.won');
+      else if (state === 'out-of-moves' && !verdict.over) conflict = t('claim.moves-remain');
+      else if (state === 'playing' && verdict.over) conflict = t('claim.no-move');
     }
-    claims.push({ label: 'State', value: STATE_WORDS[state] ?? state, conflict });
+    claims.push({ label: t('claim.state'), value: stateWords(state), conflict });
   }
   if (typeof meta.foundations === 'number') {
-    const conflict = verdict.ok && meta.foundations !== verdict.foundations ? `the moves reach ${verdict.foundations}/52` : null;
-    claims.push({ label: 'Cards home', value: `${meta.foundations}/52`, conflict });
+    const conflict = verdict.ok && meta.foundations !== verdict.foundations ? t('claim.reach', { count: verdict.foundations }) : null;
+    claims.push({ label: t('claim.home'), value: `${meta.foundations}/52`, conflict });
   }
   return claims;
 }

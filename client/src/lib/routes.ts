@@ -71,6 +71,7 @@ export const ROUTES = {
   history: route({ path: '/history', title: () => 'History', section: 'history' }),
   game: route({ path: '/game/:id', title: ({ id }) => `Game ${id}`, section: 'history', board: 'view' }),
   player: route({ path: '/player/:id', title: () => 'Player record', section: 'history' }),
+  rules: route({ path: '/rules', title: () => 'Rules' }),
   openRecord: route({ path: '/replay', title: () => 'Open a record file', section: 'record', board: 'view' }),
 };
 export type RouteName = keyof typeof ROUTES;

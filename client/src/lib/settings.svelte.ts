@@ -2,6 +2,8 @@
  * The player's preferences, kept in this browser (localStorage) and applied to the page as
  * `data-theme` (light or dark) and `data-deck` on the root element, so the stylesheet does the rest.
  */
+import { isLocale, locale, pickLocale, setLocale, type AnyLocale } from './i18n.svelte.js';
+
 const STORAGE_KEY = 'lucie.settings';
 
 export const THEMES = ['system', 'light', 'dark'] as const;
@@ -11,6 +13,8 @@ export const SPEEDS = ['normal', 'fast', 'off'] as const;
 export type Speed = (typeof SPEEDS)[number];
 
 export interface Settings {
+  /** The language: on a first visit the first of the browser's languages Lucie speaks, then the player's choice. */
+  locale: AnyLocale;
   /** Clubs green and diamonds blue, so the two suits of each colour differ at a glance. */
   fourColour: boolean;
   theme: Theme;
@@ -22,7 +26,7 @@ export interface Settings {
   autoPlayRanked: boolean;
 }
 
-export const DEFAULT_SETTINGS: Settings = {
+export const DEFAULT_SETTINGS: Omit<Settings, 'locale'> = {
   fourColour: false,
   theme: 'system',
   speed: 'normal',
@@ -31,8 +35,8 @@ export const DEFAULT_SETTINGS: Settings = {
   autoPlayRanked: false,
 };
 
-/** A saved entry, with anything missing or damaged taken from the defaults. */
-export function parseSettings(text: string | null): Settings {
+/** A saved entry, with anything missing or damaged taken from the defaults (the language from the browser's `languages`). */
+export function parseSettings(text: string | null, languages: readonly string[]): Settings {
   let saved: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(text ?? '{}');
@@ -40,8 +44,9 @@ export function parseSettings(text: string | null): Settings {
   } catch {
     // A damaged entry falls back to the defaults.
   }
-  const flag = (name: keyof Settings): boolean => (typeof saved[name] === 'boolean' ? (saved[name] as boolean) : (DEFAULT_SETTINGS[name] as boolean));
+  const flag = (name: keyof typeof DEFAULT_SETTINGS): boolean => (typeof saved[name] === 'boolean' ? (saved[name] as boolean) : (DEFAULT_SETTINGS[name] as boolean));
   return {
+    locale: isLocale(saved.locale) ? saved.locale : pickLocale(languages),
     fourColour: flag('fourColour'),
     theme: THEMES.includes(saved.theme as Theme) ? (saved.theme as Theme) : DEFAULT_SETTINGS.theme,
     speed: SPEEDS.includes(saved.speed as Speed) ? (saved.speed as Speed) : DEFAULT_SETTINGS.speed,
@@ -59,7 +64,7 @@ function stored(): string | null {
   }
 }
 
-export const settings = $state<Settings>(parseSettings(stored()));
+export const settings = $state<Settings>(parseSettings(stored(), globalThis.navigator?.languages ?? []));
 
 const prefersReducedMotion = (): boolean => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
@@ -69,7 +74,10 @@ export function animationMs(): number {
   return settings.speed === 'fast' ? 120 : 240;
 }
 
-/** Saves every change and mirrors theme (`system` resolved to light or dark) and deck on `<html>`; call once at start-up. */
+/**
+ * Saves every change, mirrors theme (`system` resolved to light or dark) and deck on `<html>`,
+ * and follows a change of language; call once at start-up, once the first language is loaded.
+ */
 export function applySettings(): void {
   const darkSystem = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
   const root = document.documentElement;
@@ -81,6 +89,7 @@ export function applySettings(): void {
     $effect(() => {
       paint();
       root.dataset.deck = settings.fourColour ? 'four' : 'two';
+      if (settings.locale !== locale()) void setLocale(settings.locale);
       try {
         localStorage.setItem(STORAGE_KEY, JSON.stringify(settings));
       } catch {

@@ -1,0 +1,94 @@
+/**
+ * Lucie's words: one ICU MessageFormat catalogue per locale (`client/src/messages/LOCALE.json`,
+ * compiled at build time by vite-messages.ts), only the active one loaded. `t(key, values)` reads
+ * the active catalogue, so every text written with it follows a change of language.
+ */
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { formatMessage, type Value } from './icu.js';
+import type en from '../messages/en.json';
+import type rulesEn from '../messages/rules/en.json';
+
+export const LOCALES = ['en', 'es', 'fr', 'it'] as const;
+export type Locale = (typeof LOCALES)[number];
+/** English with every message marked ⟦…⟧, to find text that bypasses the catalogue (never offered in Settings). */
+export const PSEUDO_LOCALE = 'en-XA';
+export type AnyLocale = Locale | typeof PSEUDO_LOCALE;
+/** Each language named in itself, as the Settings menu offers them. */
+export const LOCALE_NAMES: { readonly [locale in Locale]: string } = { en: 'English', es: 'Español', fr: 'Français', it: 'Italiano' };
+
+/** The key of every message: the English catalogue defines them, the others must match (test/client/messages.test.ts). */
+export type MessageKey = keyof typeof en;
+export type RulesKey = keyof typeof rulesEn;
+export type Values = Readonly<Record<string, Value>>;
+type Catalogue = Readonly<Record<string, string | MessageFormatElement[]>>;
+type Load = () => Promise<{ default: Catalogue }>;
+
+const CATALOGUES: { readonly [locale in AnyLocale]: Load } = {
+  en: () => import('virtual:messages/en'),
+  es: () => import('virtual:messages/es'),
+  fr: () => import('virtual:messages/fr'),
+  it: () => import('virtual:messages/it'),
+  'en-XA': () => import('virtual:messages/en-XA'),
+};
+const RULES: { readonly [locale in AnyLocale]: Load } = {
+  en: () => import('virtual:messages/rules/en'),
+  es: () => import('virtual:messages/rules/es'),
+  fr: () => import('virtual:messages/rules/fr'),
+  it: () => import('virtual:messages/rules/it'),
+  'en-XA': () => import('virtual:messages/rules/en-XA'),
+};
+
+export const isLocale = (text: unknown): text is AnyLocale => text === PSEUDO_LOCALE || (LOCALES as readonly unknown[]).includes(text);
+
+/** The first of the browser's languages Lucie speaks (`fr-CA` → `fr`); English when none. */
+export function pickLocale(languages: readonly string[]): Locale {
+  for (const tag of languages) {
+    const base = tag.toLowerCase().split('-')[0];
+    if ((LOCALES as readonly string[]).includes(base!)) return base as Locale;
+  }
+  return 'en';
+}
+
+/**
+ * The locale dates and numbers are written in: the browser's own variant of the chosen language
+ * when it has one (`en-GB`, `es-MX`), else the language itself.
+ */
+export function intlLocale(locale: AnyLocale, languages: readonly string[]): string {
+  const language = locale === PSEUDO_LOCALE ? 'en' : locale;
+  return languages.find((tag) => tag.toLowerCase().split('-')[0] === language) ?? language;
+}
+
+let active = $state.raw<{ locale: AnyLocale; intl: string; messages: Catalogue; rules: Catalogue | null }>({ locale: 'en', intl: 'en', messages: {}, rules: null });
+
+/** The active locale, and the one `Intl` formats with. */
+export const locale = (): AnyLocale => active.locale;
+export const formatLocale = (): string => active.intl;
+
+function format(catalogue: Catalogue, key: string, values: Values | undefined): string {
+  const message = catalogue[key];
+  if (message === undefined) return key;
+  return typeof message === 'string' ? message : formatMessage(message, active.intl, values);
+}
+
+/** Whether the active catalogue has `key` (a refusal code from a newer server may have no words yet). */
+export const hasMessage = (key: string): key is MessageKey => key in active.messages;
+
+/** The message `key` in the active language, its ICU arguments filled from `values`. */
+export const t = (key: MessageKey, values?: Values): string => format(active.messages, key, values);
+
+/** A text of the rules page: empty until `loadRules` has brought the active language's. */
+export const rule = (key: RulesKey, values?: Values): string => (active.rules ? format(active.rules, key, values) : '');
+
+/** Makes `next` the active language: loads its catalogue, then sets `<html lang>`. */
+export async function setLocale(next: AnyLocale, languages: readonly string[] = globalThis.navigator?.languages ?? []): Promise<void> {
+  const { default: messages } = await CATALOGUES[next]();
+  active = { locale: next, intl: intlLocale(next, languages), messages, rules: null };
+  if (globalThis.document) document.documentElement.lang = next === PSEUDO_LOCALE ? 'en' : next;
+}
+
+/** Brings the rules page's texts in the active language (kept apart: only that page needs them). */
+export async function loadRules(): Promise<void> {
+  const wanted = active.locale;
+  const { default: rules } = await RULES[wanted]();
+  if (active.locale === wanted) active = { ...active, rules };
+}

@@ -1,0 +1,75 @@
+// The message catalogues: the same keys in every locale, each a valid ICU message with the same
+// arguments as English, none unused by the client, and every server refusal code written in each.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isStructurallySame, parse } from '@formatjs/icu-messageformat-parser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../contract/index.js';
+import { LOCALES, setLocale, t } from '../../client/src/lib/i18n.svelte.js';
+import { refusalText } from '../../client/src/lib/refusals.js';
+import { compileCatalogue, MESSAGES_DIR, readCatalogue } from '../../vite-messages.js';
+
+const CLIENT = join(import.meta.dirname, '..', '..', 'client', 'src');
+const CATALOGUES = ['', 'rules/'] as const;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return path === MESSAGES_DIR ? [] : sources(path);
+    return /\.(svelte|ts)$/.test(entry.name) ? [readFileSync(path, 'utf8')] : [];
+  });
+}
+
+afterAll(() => setLocale('en', []));
+
+describe('the message catalogues', () => {
+  for (const folder of CATALOGUES) {
+    const english = readCatalogue(`${folder}en`);
+
+    it(`${folder || 'app/'}: every locale has exactly the English keys`, () => {
+      expect(Object.keys(english).length).toBeGreaterThan(folder ? 20 : 200);
+      for (const locale of LOCALES) expect(Object.keys(readCatalogue(`${folder}${locale}`)).sort(), locale).toEqual(Object.keys(english).sort());
+    });
+
+    it(`${folder || 'app/'}: every message is ICU MessageFormat with the English arguments`, () => {
+      for (const locale of LOCALES) {
+        expect(() => compileCatalogue(`${folder}${locale}`)).not.toThrow();
+        const catalogue = readCatalogue(`${folder}${locale}`);
+        const different = Object.entries(english).filter(([key, text]) => !isStructurallySame(parse(text), parse(catalogue[key]!)).success);
+        expect(different.map(([key]) => `${locale} ${key}`)).toEqual([]);
+      }
+    });
+  }
+
+  it('has no key the client never uses', () => {
+    const code = sources(CLIENT).join('\n');
+    // A key built at run time (`status.${status}`) counts as used through its written prefix.
+    const prefixes = [...code.matchAll(/`([a-z][a-z-]*\.[a-z-]*)\$\{/g)].map((match) => match[1]!);
+    expect(prefixes).toContain('error.');
+    const used = (key: string): boolean => code.includes(`'${key}'`) || prefixes.some((prefix) => key.startsWith(prefix));
+    for (const folder of CATALOGUES) expect(Object.keys(readCatalogue(`${folder}en`)).filter((key) => !used(key)), folder).toEqual([]);
+  });
+
+  it('writes every server refusal code in every locale, and falls back to the server for a code it does not know', async () => {
+    for (const locale of LOCALES) {
+      await setLocale(locale, []);
+      const written = new Set<string>();
+      for (const code of ERROR_CODES) {
+        const text = refusalText(code, 'SERVER TEXT');
+        expect(text, `${locale} ${code}`).not.toBe('SERVER TEXT');
+        expect(text, `${locale} ${code}`).not.toBe(`error.${code}`);
+        written.add(text);
+      }
+      // Each code says something of its own.
+      expect(written.size, locale).toBe(ERROR_CODES.length);
+      expect(refusalText('a-code-from-a-newer-server', 'SERVER TEXT')).toBe('SERVER TEXT');
+    }
+  });
+
+  it('switches language as a whole', async () => {
+    await setLocale('fr', ['en-US']);
+    expect(t('settings.title')).toBe('Réglages');
+    await setLocale('it', []);
+    expect(t('settings.title')).toBe('Impostazioni');
+  });
+});

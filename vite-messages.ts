@@ -1,0 +1,58 @@
+// The client's message catalogues, compiled when the client is built. Each catalogue
+// (client/src/messages/LOCALE.json, and the rules page's client/src/messages/rules/LOCALE.json)
+// is ICU MessageFormat text; the client imports `virtual:messages/LOCALE` (or
+// `virtual:messages/rules/LOCALE`) and gets every message already parsed by formatjs's ICU parser,
+// which never ships: client/src/lib/icu.ts writes the parsed form. A message with no argument
+// stays a plain string.
+// `en-XA` is the pseudo-locale: English with every message wrapped in ⟦…⟧, generated here from
+// en and never committed, so text that reaches the screen without the catalogue shows unmarked.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import type { Plugin } from 'vite';
+
+export const MESSAGES_DIR = join(import.meta.dirname, 'client', 'src', 'messages');
+export const PSEUDO_LOCALE = 'en-XA';
+const PREFIX = 'virtual:messages/';
+
+/** A message as the client holds it: the text itself when it has no argument, else its parsed form. */
+export type CompiledMessage = string | MessageFormatElement[];
+
+export function compileMessage(text: string, where: string): CompiledMessage {
+  let elements: MessageFormatElement[];
+  try {
+    elements = parse(text);
+  } catch (error) {
+    throw new Error(`${where}: not ICU MessageFormat (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (elements.length === 0) return '';
+  if (elements.length === 1 && elements[0]!.type === TYPE.literal) return elements[0]!.value;
+  return elements;
+}
+
+/** The catalogue `name` (`en`, `rules/fr`) as written: key → ICU text. */
+export function readCatalogue(name: string): Record<string, string> {
+  return JSON.parse(readFileSync(join(MESSAGES_DIR, `${name}.json`), 'utf8')) as Record<string, string>;
+}
+
+/** Every message of `name` compiled; `…/en-XA` is en's, each message marked. */
+export function compileCatalogue(name: string): Record<string, CompiledMessage> {
+  const pseudo = name.endsWith(PSEUDO_LOCALE);
+  const source = readCatalogue(pseudo ? name.slice(0, -PSEUDO_LOCALE.length) + 'en' : name);
+  return Object.fromEntries(Object.entries(source).map(([key, text]) => [key, compileMessage(pseudo ? `⟦${text}⟧` : text, `${name}.json ${key}`)]));
+}
+
+export function messages(): Plugin {
+  return {
+    name: 'lucie-messages',
+    enforce: 'pre',
+    resolveId: (id) => (id.startsWith(PREFIX) ? `\0${id}` : undefined),
+    load(id) {
+      if (!id.startsWith(`\0${PREFIX}`)) return undefined;
+      const name = id.slice(PREFIX.length + 1);
+      const file = name.endsWith(PSEUDO_LOCALE) ? name.slice(0, -PSEUDO_LOCALE.length) + 'en' : name;
+      this.addWatchFile(join(MESSAGES_DIR, `${file}.json`));
+      return `export default ${JSON.stringify(compileCatalogue(name))};`;
+    },
+  };
+}
