@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatePlayerAnswer, DailyStartAnswer } from '../../contract/index.js';
 import { dealLayout, makeRecord, recordOf } from '../../shared/index.js';
-import { buildClient, openBrowser, screenshot, SHOTS, startServer, type RunningServer } from './helpers.js';
+import { buildClient, openBrowser, screenshot, shotsDir, startServer, type RunningServer } from './helpers.js';
 
 const MESSAGES = join(import.meta.dirname, '..', '..', 'client', 'src', 'messages');
 const catalogue = (locale: string): Record<string, string> => JSON.parse(readFileSync(join(MESSAGES, `${locale}.json`), 'utf8')) as Record<string, string>;
@@ -23,7 +23,7 @@ const NAME = 'Ana';
 let server: RunningServer;
 let player: CreatePlayerAnswer;
 let gameId: number;
-const recordFile = join(SHOTS, 'languages-record.json');
+const recordFile = join(shotsDir(), 'languages-record.json');
 
 async function post<T>(path: string, body: object, token?: string): Promise<T> {
   const response = await fetch(`${server.base}${path}`, {
@@ -40,7 +40,7 @@ beforeAll(async () => {
   server = await startServer();
   player = await post<CreatePlayerAnswer>('/api/players', { name: NAME });
   gameId = (await post<DailyStartAnswer>('/api/daily/start', {}, player.token)).game.gameId;
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(shotsDir(), { recursive: true });
   // A record whose meta claims a win the moves never reach: the verdict, the claims and the replayer all show.
   writeFileSync(recordFile, JSON.stringify(makeRecord(recordOf('strict', [dealLayout('lingua', 'strict')], [], { seed: 'lingua', meta: { player: NAME, state: 'won' } }))));
 });
