@@ -13,6 +13,7 @@ import {
   makeLayout,
   parseAction,
   parseLayout,
+  problemText,
   redealLayout,
   replayRecord,
   dealLayout,
@@ -301,7 +302,7 @@ export class GameService {
         return undefined;
       }
       const message = `action ${request.index} of this game is already "${stored}"; the next action is number ${nextIndex}`;
-      return new Refusal('index-conflict', message, { field: 'index', nextIndex });
+      return new Refusal('index-conflict', message, { field: 'index', nextIndex, params: { index: request.index, stored, next: nextIndex } });
     }
     const over = this.overRefusal(game);
     if (over) return over;
@@ -309,9 +310,9 @@ export class GameService {
       // Another instance may have stored the moves between: read the game again before refusing.
       if (!fresh) return this.reread(game, (stored) => this.playOn(stored, request, true));
       const message = `action ${request.index} is ahead of this game: the next action is number ${nextIndex} (resync first)`;
-      return new Refusal('index-ahead', message, { field: 'index', nextIndex });
+      return new Refusal('index-ahead', message, { field: 'index', nextIndex, params: { index: request.index, next: nextIndex } });
     }
-    if (!parsed.ok) return new Refusal('illegal-action', parsed.error, { field: 'action', nextIndex });
+    if (!parsed.ok) return new Refusal('illegal-action', problemText(parsed.error), { field: 'action', nextIndex, params: { action: request.action, problem: parsed.error } });
     const action = parsed.value;
     let nextLayout: Layout | undefined;
     if (action.type === 'redeal' && game.position.problem(action) === undefined) {
@@ -319,7 +320,7 @@ export class GameService {
     }
     const problem = game.position.problem(action, nextLayout);
     if (problem !== undefined) {
-      return new Refusal('illegal-action', `"${request.action}": ${problem}`, { field: 'action', nextIndex });
+      return new Refusal('illegal-action', `"${request.action}": ${problemText(problem)}`, { field: 'action', nextIndex, params: { action: request.action, problem } });
     }
 
     const position = game.position.clone();
@@ -362,12 +363,12 @@ export class GameService {
       if (code === undefined) throw error;
       this.log.warn({ err: error, code, gameId: game.id, index: nextIndex }, 'cannot store an action');
       if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) this.lockedUntil = Date.now() + LOCKED_BACKOFF_MS;
-      return new Refusal('storage-unavailable', `the move could not be stored (${code}): nothing changed, send it again in a moment`, { nextIndex });
+      return new Refusal('storage-unavailable', `the move could not be stored (${code}): nothing changed, send it again in a moment`, { nextIndex, params: { cause: code } });
     };
     // Each try at a locked database blocks the event loop for the busy timeout: right after one
     // failed, refuse at once for a moment rather than make every player's move wait its turn.
     if (Date.now() < this.lockedUntil) {
-      return new Refusal('storage-unavailable', 'the database is locked: nothing changed, send the move again in a moment', { nextIndex });
+      return new Refusal('storage-unavailable', 'the database is locked: nothing changed, send the move again in a moment', { nextIndex, params: { cause: 'SQLITE_BUSY' } });
     }
     let stored: Pending<void>;
     try {
@@ -440,7 +441,7 @@ export class GameService {
         if (game instanceof Refusal) return game;
         // With a shared store, what this instance remembers may be behind what another one stored.
         if (!this.shared) return answer(game);
-        return after(this.reread(game, answer), (answered) => answered ?? new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId' }));
+        return after(this.reread(game, answer), (answered) => answered ?? new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId', params: { game: gameId } }));
       }),
     );
   }
@@ -460,8 +461,8 @@ export class GameService {
   private ownGame(player: PlayerView, gameId: number): Pending<LiveGame | Refusal> {
     if (this.closing) return new Refusal('server-closing', 'the server is shutting down: reconnect in a moment');
     return after(this.get(gameId), (game) => {
-      if (!game) return new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId' });
-      if (game.playerId !== player.id) return new Refusal('not-your-game', `game ${gameId} belongs to another player`, { field: 'gameId' });
+      if (!game) return new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId', params: { game: gameId } });
+      if (game.playerId !== player.id) return new Refusal('not-your-game', `game ${gameId} belongs to another player`, { field: 'gameId', params: { game: gameId } });
       return game;
     });
   }
@@ -483,7 +484,7 @@ export class GameService {
     const state = this.ending.get(game.id) ?? game.state;
     if (state === 'playing') return undefined;
     const message = `game ${game.id} is over (${state}): no more actions`;
-    return new Refusal('game-over', message, { field: 'gameId', nextIndex: game.actions.length });
+    return new Refusal('game-over', message, { field: 'gameId', nextIndex: game.actions.length, params: { game: game.id, state } });
   }
 
   /** The ack of a stored action, identical every time it is asked for. */
@@ -607,6 +608,6 @@ export const redealSeedOf = (game: Pick<LiveGame, 'kind' | 'id' | 'seed'>): stri
 /** A stored layout (deals[k] of a game), read back; the server wrote it, so a failure is a fault. */
 export function storedLayout(deal: readonly string[], k: number): Layout {
   const layout = parseLayout(deal);
-  if (!layout.ok) throw new Error(`stored deal ${k} is unreadable: ${layout.error}`);
+  if (!layout.ok) throw new Error(`stored deal ${k} is unreadable: ${problemText(layout.error)}`);
   return layout.value;
 }

@@ -158,16 +158,16 @@ export class RaceLifecycle {
 
   /** The creator removes a racer from the lobby. */
   async kick(creator: PlayerView, race: RaceRow, playerId: number): Promise<void> {
-    if (race.creatorId !== creator.id) throw new Refusal('not-creator', 'only the creator of the race can remove a racer');
+    if (race.creatorId !== creator.id) throw new Refusal('not-creator', 'only the creator of the race can remove a racer', { params: { race: race.code } });
     this.mustBeLobby(race, 'remove racers from');
-    if (playerId === creator.id) throw new Refusal('cannot-kick-self', 'you cannot remove yourself: leave the race instead', { field: 'playerId' });
+    if (playerId === creator.id) throw new Refusal('cannot-kick-self', 'you cannot remove yourself: leave the race instead', { field: 'playerId', params: { race: race.code } });
     await this.mustBeSeated(race, playerId, `player ${playerId} has no seat in race ${race.code}`, 'playerId');
     if (!(await this.unseat(race, await this.playerOf(playerId), 'kicked'))) await this.stillLobby(race, 'remove racers from');
   }
 
   /** The creator cancels the lobby: nobody can join or start it any more. */
   async cancel(creator: PlayerView, race: RaceRow): Promise<void> {
-    if (race.creatorId !== creator.id) throw new Refusal('not-creator', 'only the creator of the race can cancel it');
+    if (race.creatorId !== creator.id) throw new Refusal('not-creator', 'only the creator of the race can cancel it', { params: { race: race.code } });
     this.mustBeLobby(race, 'cancel');
     await this.closeLobby(race, 'cancelled', creator);
   }
@@ -317,12 +317,12 @@ export class RaceLifecycle {
   }
 
   private mustBeLobby(race: RaceRow, what: string): void {
-    if (race.state === 'closed') throw new Refusal('race-closed', `race ${race.code} is closed (${race.closedReason})`);
-    if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${race.code} has started: you cannot ${what} it any more`);
+    if (race.state === 'closed') throw new Refusal('race-closed', `race ${race.code} is closed (${race.closedReason})`, { params: { race: race.code, reason: race.closedReason ?? 'empty' } });
+    if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${race.code} has started: you cannot ${what} it any more`, { params: { race: race.code } });
   }
 
   private async mustBeSeated(race: RaceRow, playerId: number, message: string, field?: string): Promise<void> {
-    if (!(await this.store.entry(race.id, playerId))) throw new Refusal('not-seated', message, field === undefined ? {} : { field });
+    if (!(await this.store.entry(race.id, playerId))) throw new Refusal('not-seated', message, { ...(field !== undefined && { field }), params: { race: race.code } });
   }
 
   private async playerOf(playerId: number): Promise<PlayerView> {

@@ -148,8 +148,8 @@ export class RaceService {
     const seated = await this.store.entries(race.id);
     if (seated.some((entry) => entry.playerId === player.id)) return (await this.view(code))!;
     if (race.state === 'closed') throw closedError(race);
-    if (race.state !== 'lobby') throw new Refusal('race-started', `race ${code} has started: you can watch it`);
-    if (seated.length >= race.seats) throw new Refusal('race-full', `race ${code} is full (${race.seats} seats): you can watch it`);
+    if (race.state !== 'lobby') throw new Refusal('race-started', `race ${code} has started: you can watch it`, { params: { race: code } });
+    if (seated.length >= race.seats) throw new Refusal('race-full', `race ${code} is full (${race.seats} seats): you can watch it`, { params: { race: code, seats: race.seats } });
     // After the last seat taken, whoever left before: seat order stays join order.
     await this.store.seat(race.id, player.id, Math.max(0, ...seated.map((entry) => entry.seat)) + 1, this.clock.now());
     await this.lifecycle.seated(race, player.id);
@@ -159,12 +159,12 @@ export class RaceService {
   async start(player: PlayerView, code: string): Promise<RaceView> {
     const race = await this.mustFind(code);
     if (race.state === 'closed') throw closedError(race);
-    if (race.creatorId !== player.id) throw new Refusal('not-creator', 'only the player who created the race can start it');
-    if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${code} has already started`);
-    if ((await this.store.entries(race.id)).length < 2) throw new Refusal('not-enough-racers', 'a race needs at least 2 racers: share the link first');
+    if (race.creatorId !== player.id) throw new Refusal('not-creator', 'only the player who created the race can start it', { params: { race: code } });
+    if (race.state !== 'lobby') throw new Refusal('not-in-lobby', `race ${code} has already started`, { params: { race: code } });
+    if ((await this.store.entries(race.id)).length < 2) throw new Refusal('not-enough-racers', 'a race needs at least 2 racers: share the link first', { params: { race: code, limit: 2 } });
     const startsAt = this.clock.now() + this.timing.countdownMs;
     // A lobby closed (its limit, another instance) or started since it was read above is not started again.
-    if (!(await this.store.transition(race.id, 'lobby', { state: 'countdown', startsAt }))) throw new Refusal('not-in-lobby', `race ${code} is no longer a lobby`);
+    if (!(await this.store.transition(race.id, 'lobby', { state: 'countdown', startsAt }))) throw new Refusal('not-in-lobby', `race ${code} is no longer a lobby`, { params: { race: code } });
     this.lifecycle.started(race.id);
     this.armCountdown({ ...race, state: 'countdown', startsAt });
     this.owner.changed({ raceId: race.id });
@@ -179,8 +179,8 @@ export class RaceService {
    */
   async rematch(player: PlayerView, code: string, answer: 'accept' | 'decline'): Promise<RaceView> {
     const race = await this.mustFind(code);
-    if (race.state !== 'finished') throw new Refusal('not-finished', `race ${code} is not finished: a rematch is offered on its standings`);
-    if (!(await this.store.entry(race.id, player.id))) throw new Refusal('not-a-racer', `you did not race in ${code}: only its racers can ask for a rematch`);
+    if (race.state !== 'finished') throw new Refusal('not-finished', `race ${code} is not finished: a rematch is offered on its standings`, { params: { race: code } });
+    if (!(await this.store.entry(race.id, player.id))) throw new Refusal('not-a-racer', `you did not race in ${code}: only its racers can ask for a rematch`, { params: { race: code } });
     const next = await this.store.rematchOf(race.id);
     if (answer === 'accept') {
       if (!next) {
@@ -434,7 +434,7 @@ export class RaceService {
 
   async mustFind(code: string): Promise<RaceRow> {
     const race = await this.find(code);
-    if (!race) throw new Refusal('unknown-race', `there is no race ${code}`);
+    if (!race) throw new Refusal('unknown-race', `there is no race ${code}`, { params: { race: code } });
     return race;
   }
 }
@@ -446,7 +446,7 @@ const CLOSED_WORDS = {
 } as const;
 
 const closedError = (race: RaceRow): Refusal =>
-  new Refusal('race-closed', `race ${race.code} is closed: ${CLOSED_WORDS[race.closedReason ?? 'empty']}`);
+  new Refusal('race-closed', `race ${race.code} is closed: ${CLOSED_WORDS[race.closedReason ?? 'empty']}`, { params: { race: race.code, reason: race.closedReason ?? 'empty' } });
 
 const finisherOf = (game: GameRow, name: string): Finisher => ({
   playerId: game.playerId,

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createPlayerAnswer, createPlayerBody, meAnswer, type PlayerView } from '../../contract/index.js';
+import type { PlayerView } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
-import { ERROR_ANSWERS } from '../http.js';
+import { serve } from '../http.js';
 import type { Pending } from '../ports.js';
 import type { PlayerStore } from '../stores.js';
 
@@ -44,8 +43,7 @@ export default fp(
       request.player = player;
     });
 
-    const api = app.withTypeProvider<ZodTypeProvider>();
-    api.post('/api/players', { schema: { body: createPlayerBody, response: { 201: createPlayerAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
+    serve(app, 'createPlayer', async (request, reply) => {
       const { name } = request.body;
       const token = randomBytes(32).toString('base64url');
       const player = await app.storage.players.create(name, hashToken(token), app.clock.now());
@@ -53,7 +51,7 @@ export default fp(
       return { player, token };
     });
 
-    api.get('/api/me', { schema: { response: { 200: meAnswer, ...ERROR_ANSWERS } } }, async (request) => ({ player: currentPlayer(request) }));
+    serve(app, 'me', async (request) => ({ player: currentPlayer(request) }));
   },
   { name: 'players', dependencies: ['db'] },
 );
