@@ -25,13 +25,19 @@ import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, series
 
 // ---------------------------------------------------------------- requests
 
-/** 1-24 printable characters after trimming (no control or format characters). */
+/**
+ * 1-24 printable characters after trimming (no control or format characters). Each refinement
+ * names its rule (and its bounds) in `params`: a refusal's parameters carry them (`issue`).
+ */
 export const playerName = z
   .string()
   .trim()
   .normalize('NFC')
-  .refine((name) => [...name].length >= 1 && [...name].length <= NAME_MAX, `a name is 1-${NAME_MAX} characters`)
-  .refine((name) => !/[\p{C}]/u.test(name), 'a name holds printable characters only');
+  .refine((name) => [...name].length >= 1 && [...name].length <= NAME_MAX, {
+    message: `a name is 1-${NAME_MAX} characters`,
+    params: { rule: 'name-length', min: 1, max: NAME_MAX },
+  })
+  .refine((name) => !/[\p{C}]/u.test(name), { message: 'a name holds printable characters only', params: { rule: 'name-printable' } });
 
 export const createPlayerBody = z.strictObject({ name: playerName });
 export const createRaceBody = z.strictObject({
@@ -58,7 +64,7 @@ export type RaceOptions = z.output<typeof createRaceBody>;
 export const dayString = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is written YYYY-MM-DD')
-  .refine(isDay, 'no such day in the calendar');
+  .refine(isDay, { message: 'no such day in the calendar', params: { rule: 'no-such-day' } });
 
 /** A positive integer written in decimal in a URL (no sign, no leading zero, no exponent). */
 const urlInteger = (rule: string) =>

@@ -43,10 +43,11 @@ export function describeZodError(error: ZodError): { field?: string; message: st
   const issue = error.issues[0];
   if (!issue) return { message: 'invalid input', params: { field: null, issue: 'invalid', min: null, max: null } };
   const bound = (value: unknown): number | null => (typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : null);
-  const min = issue.code === 'too_small' ? bound(issue.minimum) : null;
-  const max = issue.code === 'too_big' ? bound(issue.maximum) : null;
-  // A refinement names its rule in its params (contract/http.ts); zod's own issues by their code.
-  const rule = issue.code === 'custom' && typeof issue.params?.rule === 'string' ? issue.params.rule : issue.code;
+  // A refinement names its rule and bounds in its params (contract/http.ts); zod's own issues by their code.
+  const custom = issue.code === 'custom' ? (issue.params ?? {}) : {};
+  const min = issue.code === 'too_small' ? bound(issue.minimum) : bound(custom.min);
+  const max = issue.code === 'too_big' ? bound(issue.maximum) : bound(custom.max);
+  const rule = typeof custom.rule === 'string' ? custom.rule : issue.code;
   if (issue.code === 'unrecognized_keys') {
     const field = [...issue.path.map(String), issue.keys[0]!].join('.');
     return { field, message: `${field}: unknown field (a typo?)`, params: { field, issue: rule, min, max } };
