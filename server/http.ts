@@ -14,11 +14,11 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
-import { ERROR_STATUS, httpError, ROUTE_SCHEMAS, ROUTES, type ErrorCode, type HttpError, type RouteName } from '../contract/index.js';
+import { ERROR_STATUS, httpError, ROUTE_SCHEMAS, ROUTES, type HttpError, type RouteName } from '../contract/index.js';
 import { describeZodError, Refusal } from './errors.js';
 
-/** The code a request part's schema failure answers with. */
-const PART_CODES: Record<string, ErrorCode> = { body: 'invalid-body', querystring: 'invalid-query', params: 'invalid-param' };
+/** The code a request part's schema failure answers with (routes declare schemas for these three parts only). */
+const PART_CODES = { body: 'invalid-body', querystring: 'invalid-query', params: 'invalid-param' } as const;
 
 /**
  * Reads each request part with its route's zod schema (contract/http.ts). The type provider's
@@ -26,7 +26,7 @@ const PART_CODES: Record<string, ErrorCode> = { body: 'invalid-body', querystrin
  * code per part, the field to blame and the rule broken, the same sentence as on the socket.
  */
 export const validatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema, httpPart }) => {
-  const code = PART_CODES[httpPart ?? ''] ?? 'bad-request';
+  const code = PART_CODES[httpPart as keyof typeof PART_CODES] ?? 'invalid-param';
   return (data) => {
     // A parameter given twice arrives as an array: say so rather than "expected string".
     const repeated = httpPart === 'querystring' && typeof data === 'object' && data !== null && Object.entries(data).find(([, value]) => Array.isArray(value));

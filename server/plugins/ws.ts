@@ -2,7 +2,7 @@ import websocket from '@fastify/websocket';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RawData, WebSocket } from 'ws';
-import { CLIENT_MESSAGE_TYPES, clientMessage, ROUTE_SCHEMAS, ROUTES, type ClientMessage, type CodedError, type ErrorMessage, type ServerMessageOf } from '../../contract/index.js';
+import { CLIENT_MESSAGE_TYPES, clientMessage, ROUTE_SCHEMAS, ROUTES, type ClientMessage, type CodedError, type ErrorMessage } from '../../contract/index.js';
 import { describeZodError, Refusal } from '../errors.js';
 import { ERROR_ANSWERS } from '../http.js';
 import { send, type Peer } from '../hub.js';
