@@ -121,7 +121,7 @@ export const PROBLEM_PARAMS = {
 } as const satisfies Record<string, readonly ProblemParamName[]>;
 
 export type ProblemCode = keyof typeof PROBLEM_PARAMS;
-export const PROBLEM_CODES = Object.keys(PROBLEM_PARAMS) as ProblemCode[];
+export const PROBLEM_CODES = /* @__PURE__ */ Object.keys(PROBLEM_PARAMS) as ProblemCode[];
 
 /** The parameters of a problem with code `C`. */
 export type ProblemParamsOf<C extends ProblemCode> = {

@@ -3,7 +3,6 @@
 export * from '../../../contract/vocabulary.js';
 export * from '../../../contract/day.js';
 export * from '../../../contract/errors.js';
-export * from '../../../contract/messages.js';
 export * from '../../../contract/routes.js';
 export type * from '../../../contract/views.js';
 export type * from '../../../contract/socket.js';
