@@ -1,11 +1,12 @@
-import type {
-  AckBody,
-  ClientMessageInput,
-  ErrorMessage,
-  GameStatus,
-  PlayerView,
-  ServerMessage,
-  ServerMessageOf,
+import {
+  routePath,
+  type AckBody,
+  type ClientMessageInput,
+  type ErrorMessage,
+  type GameStatus,
+  type PlayerView,
+  type ServerMessage,
+  type ServerMessageOf,
 } from './contract.js';
 import { Connection, type ConnectionState } from './connection.js';
 import {
@@ -21,7 +22,7 @@ import {
   type VariantId,
 } from './engine.js';
 import { identity } from './identity.svelte.js';
-import { humanize } from './moves.js';
+import { humanize, problemWords } from './moves.js';
 
 /** An action sent and not yet acknowledged. */
 interface Pending {
@@ -110,7 +111,7 @@ export abstract class GameSession implements PlayedGame {
   /** Opens the socket; subclasses call it once their own fields are set. */
   protected open(): void {
     // The token is read at every attempt: one the server refused (and api.ts forgot) is not retried forever.
-    this.socket = new Connection(() => (identity.token ? `/ws?token=${encodeURIComponent(identity.token)}` : '/ws'), {
+    this.socket = new Connection(() => routePath('socket', {}, { token: identity.token ?? undefined }), {
       onOpen: () => this.subscribe(),
       onMessage: (message) => this.receive(message),
       onState: (state) => (this.connection = state),
@@ -197,11 +198,11 @@ export abstract class GameSession implements PlayedGame {
     const deals: Layout[] = [];
     for (const fans of message.deals) {
       const layout = parseLayout(fans);
-      if (!layout.ok) return void (this.notice = `The server sent a layout this page cannot read: ${layout.error}`);
+      if (!layout.ok) return void (this.notice = `The server sent a layout this page cannot read: ${problemWords(layout.error)}`);
       deals.push(layout.value);
     }
     const replay = replayRecord({ variant: message.variant, deals, actions: message.actions });
-    if (!replay.ok) return void (this.notice = `Your game could not be rebuilt: ${replay.error.reason}`);
+    if (!replay.ok) return void (this.notice = `Your game could not be rebuilt: ${problemWords(replay.error.problem)}`);
     this.game = {
       id: message.gameId,
       variant: message.variant,
@@ -225,7 +226,7 @@ export abstract class GameSession implements PlayedGame {
       }
       const action = parseAction(ack.action);
       const layout = ack.layout ? parseLayout(ack.layout) : undefined;
-      const next: Result<Position> | undefined =
+      const next: Result<Position, unknown> | undefined =
         action.ok && (!layout || layout.ok) ? applyAction(game.confirmed, action.value, layout?.ok ? layout.value : undefined) : undefined;
       if (!next?.ok) {
         this.reload();
