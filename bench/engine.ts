@@ -6,6 +6,7 @@ import {
   applyAction,
   dealLayout,
   makeRecord,
+  problemText,
   recordOf,
   redealLayout,
   verifyRecord,
@@ -25,7 +26,7 @@ interface Playout {
 export function randomPlayout(variant: VariantId, seed: string, random: () => number, cap: number): Playout {
   const deals: Layout[] = [dealLayout(seed, variant)];
   const position = Position.start(variant, deals[0]!);
-  if (!position.ok) throw new Error(position.error);
+  if (!position.ok) throw new Error(problemText(position.error));
   const game = position.value;
   const actions: Action[] = [];
   while (actions.length < cap) {
@@ -66,7 +67,7 @@ function applyAll(playouts: readonly Playout[]): number {
     let game = (Position.start(variant, deals[0]!) as { value: Position }).value;
     for (const action of actions) {
       const next = applyAction(game, action, action.type === 'redeal' ? deals[game.redealsUsed + 1] : undefined);
-      if (!next.ok) throw new Error(next.error);
+      if (!next.ok) throw new Error(problemText(next.error));
       game = next.value;
       count++;
     }

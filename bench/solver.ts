@@ -7,7 +7,7 @@
 // SOLVER_REF_SEEDS (default 1000) the reference seeds. Seeds per variant and mode: SOLVER_SEEDS
 // (default 1000 in strict; 30 for the other variants, whose whole-game modes can take seconds a
 // seed); SOLVER_VARIANTS (comma-separated) picks variants, e.g. `SOLVER_VARIANTS=strict npm run bench -- solver`.
-import { Position, VARIANT_IDS, dealLayout, type VariantId } from '../shared/index.js';
+import { Position, VARIANT_IDS, dealLayout, problemText, type VariantId } from '../shared/index.js';
 import { Budget, seedDealer, solveClairvoyant, solveDeal, solvePar } from '../solver/index.js';
 import { explore } from '../solver/search.js';
 import { DealState } from '../solver/state.js';
@@ -24,7 +24,7 @@ function seedsFor(variant: VariantId): number {
 
 function start(variant: VariantId, seed: string): Position {
   const position = Position.start(variant, dealLayout(seed, variant));
-  if (!position.ok) throw new Error(position.error);
+  if (!position.ok) throw new Error(problemText(position.error));
   return position.value;
 }
 

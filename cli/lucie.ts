@@ -11,13 +11,14 @@ import {
   parseVariant,
   err,
   ok,
+  problemText,
   recordOf,
   verifyRecord,
   type Result,
   type VariantId,
-  type VerifyOutcome,
 } from '../shared/index.js';
 import { backup, restore } from './backup.js';
+import { verifyLine } from './verify-line.js';
 import { boardOf, formatRate, readInput, readText, seedInput, solveInput, writeLines, type Rate, type SolveInput } from './solve.js';
 
 const USAGE = `usage:
@@ -46,18 +47,24 @@ function fail(message: string): never {
 // The byte-order mark is kept so that the engine, which ignores exactly one, sees it.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A record file's text, decoded strictly; the error is the reason `verify` prints. */
-function readRecordText(file: string): Result<string> {
+/** Why a file gives no text to verify: the command's own codes beside the engine's. */
+interface Unreadable {
+  readonly code: 'unreadable-file' | 'not-utf8';
+  readonly reason: string;
+}
+
+/** A record file's text, decoded strictly; the error is the code and reason `verify` prints. */
+function readRecordText(file: string): Result<string, Unreadable> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file === '-' ? 0 : file);
   } catch (error) {
-    return err(`cannot read ${file}: ${(error as Error).message}`);
+    return err({ code: 'unreadable-file', reason: `cannot read ${file}: ${(error as Error).message}` });
   }
   try {
     return ok(utf8.decode(bytes));
   } catch {
-    return err('not UTF-8: the file holds bytes that are not valid UTF-8 text');
+    return err({ code: 'not-utf8', reason: 'not UTF-8: the file holds bytes that are not valid UTF-8 text' });
   }
 }
 
@@ -67,9 +74,14 @@ function verify(files: string[]): number {
   let allLegal = true;
   for (const file of files) {
     const text = readRecordText(file);
-    const outcome: VerifyOutcome = text.ok ? verifyRecord(text.value) : { ok: false, index: null, reason: text.error };
+    if (!text.ok) {
+      allLegal = false;
+      lines.push(JSON.stringify({ ok: false, index: null, ...text.error }));
+      continue;
+    }
+    const outcome = verifyRecord(text.value);
     allLegal &&= outcome.ok;
-    lines.push(JSON.stringify(outcome));
+    lines.push(verifyLine(outcome));
   }
   process.stdout.write(lines.join('\n') + '\n');
   return allLegal ? 0 : 1;
@@ -89,7 +101,7 @@ function deal(args: string[]): number {
   if (values.attempt !== undefined && values.check === undefined) fail('--attempt goes with --check FILE');
   if (values.check !== undefined) return checkDeals(values.seed, values.attempt, values.check);
   const variant = parseVariant(values.variant);
-  if (!variant.ok) fail(variant.error);
+  if (!variant.ok) fail(problemText(variant.error));
   const layout = dealLayout(values.seed, variant.value);
   const record = recordOf(variant.value, [layout], [], { seed: values.seed });
   process.stdout.write(JSON.stringify(makeRecord(record), null, 2) + '\n');
@@ -100,9 +112,9 @@ function deal(args: string[]): number {
 function checkDeals(seed: string, attempt: string | undefined, file: string): number {
   if (attempt !== undefined && !/^(0|[1-9][0-9]{0,14})$/.test(attempt)) fail(`--attempt is a whole number (a game id), not "${attempt}"`);
   const text = readRecordText(file);
-  if (!text.ok) fail(text.error);
+  if (!text.ok) fail(text.error.reason);
   const record = parseRecord(text.value);
-  if (!record.ok) fail(`${file}: ${record.error}`);
+  if (!record.ok) fail(`${file}: ${problemText(record.error)}`);
   const redealSeed = attempt === undefined ? seed : attemptSeed(seed, Number(attempt));
   const mismatch = dealsMismatch(record.value.variant, seed, redealSeed, record.value.deals);
   const outcome = mismatch ? { ok: false, ...mismatch } : { ok: true, deals: record.value.deals.length };
@@ -112,7 +124,7 @@ function checkDeals(seed: string, attempt: string | undefined, file: string): nu
 
 function variantOption(text: string | undefined): VariantId {
   const variant = parseVariant(text ?? 'strict');
-  if (!variant.ok) fail(variant.error);
+  if (!variant.ok) fail(problemText(variant.error));
   return variant.value;
 }
 

@@ -8,6 +8,7 @@ import {
   makeRecord,
   parseBoard,
   parseRecord,
+  problemText,
   recordOf,
   replayRecord,
   type Action,
@@ -70,21 +71,21 @@ export function readInput(file: string, text: string, variant: VariantId, seed?:
     if (board.redealsUsed !== undefined) return `${file}: --redeals-used is for boards; a record counts its own redeals`;
     if (board.merciUsed) return `${file}: --merci-used is for boards; a record shows its own merci`;
     const record = parseRecord(trimmed);
-    if (!record.ok) return `${file}: ${record.error}`;
+    if (!record.ok) return `${file}: ${problemText(record.error)}`;
     const start = Position.start(record.value.variant, record.value.deals[0]!);
-    if (!start.ok) return `${file}: ${start.error}`;
+    if (!start.ok) return `${file}: ${problemText(start.error)}`;
     const recordSeed = seed ?? record.value.seed;
     return { name: file, variant: record.value.variant, ...(recordSeed === undefined ? {} : { seed: recordSeed }), firstLayout: record.value.deals[0]!, position: start.value };
   }
   const position = parseBoard(trimmed, variant, board);
-  if (!position.ok) return `${file}: ${position.error}`;
+  if (!position.ok) return `${file}: ${problemText(position.error)}`;
   return { name: file, variant, ...(seed === undefined ? {} : { seed }), position: position.value };
 }
 
 export function seedInput(seed: string, variant: VariantId): SolveInput {
   const firstLayout = dealLayout(seed, variant);
   const start = Position.start(variant, firstLayout);
-  if (!start.ok) throw new Error(start.error);
+  if (!start.ok) throw new Error(problemText(start.error));
   return { name: `seed:${seed}`, variant, seed, firstLayout, position: start.value };
 }
 
@@ -190,14 +191,14 @@ export function formatRate(rate: Rate): string {
 /** The position after action `at` (all of them when absent) of a record, as a board. */
 export function boardOf(text: string, at?: number): string {
   const record = parseRecord(text.replace(/^\uFEFF/, ''));
-  if (!record.ok) throw new Error(record.error);
+  if (!record.ok) throw new Error(problemText(record.error));
   const actions = at === undefined ? record.value.actions : record.value.actions.slice(0, at);
   if (at !== undefined && (at < 0 || at > record.value.actions.length)) {
     throw new Error(`--at must be 0-${record.value.actions.length} (the record has ${record.value.actions.length} actions)`);
   }
   const used = actions.filter((action) => action === 'R').length;
   const replay = replayRecord({ ...record.value, actions, deals: record.value.deals.slice(0, used + 1) });
-  if (!replay.ok) throw new Error(`action ${replay.error.index === null ? '' : replay.error.index + 1} ${replay.error.reason}`);
+  if (!replay.ok) throw new Error(`action ${replay.error.index === null ? '' : replay.error.index + 1} ${problemText(replay.error.problem)}`);
   return makeBoard(replay.value);
 }
 

@@ -1,8 +1,13 @@
+import type { Problem } from '../shared/index.js';
+import type { ClosedReason, GameState } from './vocabulary.js';
+
 /**
  * The one error vocabulary of Lucie. Every refusal, over HTTP (`{statusCode, code, message,
- * field?}`) or on the socket (`error {code, message, field?, ...}`), carries one of these codes;
- * the HTTP status of each is decided here and nowhere else. Plain constants (no zod) so the
- * client can compare codes at run time for nothing.
+ * params, field?}`) or on the socket (`error {code, message, params, field?, ...}`), carries one
+ * of these codes and the parameters its code lists in `ERROR_PARAMS`: a client words it from the
+ * code and the parameters alone (`message` is the English for API consumers and logs). The HTTP
+ * status of each is decided here and nowhere else. Plain constants (no zod) so the client can
+ * compare codes at run time for nothing.
  */
 export const ERROR_CODES = [
   // The request itself is malformed.
@@ -107,3 +112,136 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   internal: 500,
 };
 
+
+/** Why a game's moves or analysis are hidden: it is being played, or its race, day or series keeps them. */
+export const HIDDEN_REASONS = ['playing', 'race', 'daily', 'series'] as const;
+export type HiddenReason = (typeof HIDDEN_REASONS)[number];
+
+/**
+ * Every refusal parameter by name: a name means one kind of value wherever it appears, so a
+ * message catalogue formats a parameter by its kind. A kind ending in `?` may be null.
+ */
+export const ERROR_PARAM_KINDS = {
+  /** The offending field as a dotted path (`seats`, `index`), null when the whole input is to blame. */
+  field: 'text?',
+  /** What the input broke: zod's issue code (`too_small`, `too_big`, `invalid_type`, `unrecognized_keys`, ...), a refinement's rule (`name-length`), or `repeated`. */
+  issue: 'text',
+  /** The bounds of the broken rule, when it has them. */
+  min: 'number?',
+  max: 'number?',
+  /** A socket message's unknown `type`. */
+  type: 'text',
+  method: 'text',
+  path: 'text',
+  /** The methods a path answers, comma-separated. */
+  allowed: 'text',
+  /** A limit that was reached (requests per window, sockets per address, frame bytes, racers needed). */
+  limit: 'number',
+  /** The window of a rate limit, in seconds. */
+  seconds: 'number',
+  race: 'text',
+  game: 'number',
+  player: 'number',
+  series: 'text',
+  day: 'text',
+  today: 'text',
+  seats: 'number',
+  reason: 'closed-reason',
+  hidden: 'hidden-reason',
+  /** The race code, day or series code that keeps a game's moves hidden (null while it is played). */
+  scope: 'text?',
+  state: 'game-state',
+  foundations: 'number',
+  deal: 'number',
+  /** The series deal or action index to go on with; null when none is left. */
+  next: 'number?',
+  /** Whether the series deal to go on with is being played. */
+  playing: 'flag',
+  action: 'text',
+  /** The engine's problem with an action (shared/problem.ts): its own code and parameters. */
+  problem: 'problem',
+  index: 'number',
+  /** The action stored at an index. */
+  stored: 'text',
+  /** The storage failure's code (`SQLITE_FULL`, `53100`), when known. */
+  cause: 'text?',
+} as const;
+export type ErrorParamName = keyof typeof ERROR_PARAM_KINDS;
+export type ErrorParamKind = (typeof ERROR_PARAM_KINDS)[ErrorParamName];
+
+/** The value each kind of refusal parameter holds. */
+export interface ErrorParamValues {
+  text: string;
+  'text?': string | null;
+  number: number;
+  'number?': number | null;
+  flag: boolean;
+  'closed-reason': ClosedReason;
+  'hidden-reason': HiddenReason;
+  'game-state': GameState;
+  problem: Problem;
+}
+
+/** The parameters of each error code, by name: the data a client catalogue is checked against. */
+export const ERROR_PARAMS = {
+  'bad-json': [],
+  'bad-message': ['field', 'issue', 'min', 'max'],
+  'unknown-type': ['type'],
+  'invalid-body': ['field', 'issue', 'min', 'max'],
+  'invalid-query': ['field', 'issue', 'min', 'max'],
+  'invalid-param': ['field', 'issue', 'min', 'max'],
+  'bad-request': [],
+  'too-large': ['limit'],
+  'unsupported-media-type': [],
+  'upgrade-required': [],
+  'uri-too-long': [],
+  'rate-limited': ['limit', 'seconds'],
+  'too-many-sockets': ['limit'],
+  unauthorized: [],
+  'not-your-game': ['game'],
+  'not-creator': ['race'],
+  'not-a-racer': ['race'],
+  'game-in-progress': ['game'],
+  'record-hidden': ['game', 'hidden', 'scope'],
+  'analysis-hidden': ['hidden', 'scope'],
+  'not-found': ['method', 'path'],
+  'method-not-allowed': ['method', 'path', 'allowed'],
+  'unknown-race': ['race'],
+  'unknown-game': ['game'],
+  'unknown-player': ['player'],
+  'day-not-open': ['day', 'today'],
+  'unknown-series': ['series'],
+  'race-started': ['race'],
+  'race-full': ['race', 'seats'],
+  'not-in-lobby': ['race'],
+  'not-enough-racers': ['race', 'limit'],
+  'not-seated': ['race'],
+  'cannot-kick-self': ['race'],
+  'race-closed': ['race', 'reason'],
+  'not-finished': ['race'],
+  'daily-played': ['day', 'state', 'foundations'],
+  'series-deal-played': ['series', 'deal', 'state', 'foundations', 'next'],
+  'series-deal-ahead': ['series', 'deal', 'next', 'playing'],
+  'game-over': ['game', 'state'],
+  'illegal-action': ['action', 'problem'],
+  'index-ahead': ['index', 'next'],
+  'index-conflict': ['index', 'stored', 'next'],
+  'server-closing': [],
+  'storage-unavailable': ['cause'],
+  internal: [],
+} as const satisfies { readonly [code in ErrorCode]: readonly ErrorParamName[] };
+
+/** The parameters a refusal with code `C` carries (for a union of codes, the union of their parameters). */
+export type ErrorParams<C extends ErrorCode> = C extends ErrorCode
+  ? { readonly [P in (typeof ERROR_PARAMS)[C][number]]: ErrorParamValues[(typeof ERROR_PARAM_KINDS)[P]] }
+  : never;
+
+/** A refusal's code with its parameters, one member per code: what a client words a refusal from. */
+export type CodedError = { [C in ErrorCode]: { readonly code: C; readonly params: ErrorParams<C> } }[ErrorCode];
+
+/** Whether `params` holds exactly the parameter names `code` lists (the wire schemas check every refusal with it). */
+export function hasErrorParams(code: ErrorCode, params: Readonly<Record<string, unknown>>): boolean {
+  const names: readonly string[] = ERROR_PARAMS[code];
+  const keys = Object.keys(params);
+  return keys.length === names.length && keys.every((key) => names.includes(key));
+}

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { RECORD_FORMAT } from '../shared/index.js';
 import { isDay } from './day.js';
-import { ERROR_CODES } from './errors.js';
+import { ERROR_CODES, hasErrorParams, type CodedError } from './errors.js';
+import type { RouteName } from './routes.js';
 import {
   ANALYSIS_STATES,
   GAME_KINDS,
@@ -24,13 +25,19 @@ import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, series
 
 // ---------------------------------------------------------------- requests
 
-/** 1-24 printable characters after trimming (no control or format characters). */
+/**
+ * 1-24 printable characters after trimming (no control or format characters). Each refinement
+ * names its rule (and its bounds) in `params`: a refusal's parameters carry them (`issue`).
+ */
 export const playerName = z
   .string()
   .trim()
   .normalize('NFC')
-  .refine((name) => [...name].length >= 1 && [...name].length <= NAME_MAX, `a name is 1-${NAME_MAX} characters`)
-  .refine((name) => !/[\p{C}]/u.test(name), 'a name holds printable characters only');
+  .refine((name) => [...name].length >= 1 && [...name].length <= NAME_MAX, {
+    message: `a name is 1-${NAME_MAX} characters`,
+    params: { rule: 'name-length', min: 1, max: NAME_MAX },
+  })
+  .refine((name) => !/[\p{C}]/u.test(name), { message: 'a name holds printable characters only', params: { rule: 'name-printable' } });
 
 export const createPlayerBody = z.strictObject({ name: playerName });
 export const createRaceBody = z.strictObject({
@@ -57,7 +64,7 @@ export type RaceOptions = z.output<typeof createRaceBody>;
 export const dayString = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is written YYYY-MM-DD')
-  .refine(isDay, 'no such day in the calendar');
+  .refine(isDay, { message: 'no such day in the calendar', params: { rule: 'no-such-day' } });
 
 /** A positive integer written in decimal in a URL (no sign, no leading zero, no exponent). */
 const urlInteger = (rule: string) =>
@@ -92,13 +99,22 @@ export const socketQuery = z.strictObject({ token: z.string().optional() });
 
 // ---------------------------------------------------------------- answers
 
-export const httpError = z.object({
-  statusCode: z.number().int(),
-  code: z.enum(ERROR_CODES),
-  message: z.string(),
-  /** The offending field as a dotted path (`name`, `seats`, `day`, `token`), when one is to blame. */
-  field: z.string().optional(),
-});
+/** A refusal's parameters: exactly the names its code lists in `ERROR_PARAMS` (contract/errors.ts). */
+export const errorParams = z.record(z.string(), z.unknown());
+const paramsMatchCode = (error: { code: CodedError['code']; params: Record<string, unknown> }): boolean => hasErrorParams(error.code, error.params);
+const PARAMS_RULE = { message: "params must hold exactly the parameters of the error's code (ERROR_PARAMS)", path: ['params'] };
+
+export const httpError = z
+  .object({
+    statusCode: z.number().int(),
+    code: z.enum(ERROR_CODES),
+    /** English, for API consumers and logs; a client words the refusal from `code` and `params`. */
+    message: z.string(),
+    params: errorParams,
+    /** The offending field as a dotted path (`name`, `seats`, `day`, `token`), when one is to blame. */
+    field: z.string().optional(),
+  })
+  .refine(paramsMatchCode, PARAMS_RULE);
 
 export const createPlayerAnswer = z.object({
   player: playerView,
@@ -320,7 +336,8 @@ export const replayGame = z.object({
 /** `GET /api/races/:code/replay`, only once the race is finished: the race (standings, seed) and each racer's game in seat order. */
 export const raceReplayAnswer = z.object({ race: raceView, games: z.array(replayGame) });
 
-export type HttpError = z.infer<typeof httpError>;
+/** The HTTP error answer, its params typed by its code. */
+export type HttpError = Omit<z.infer<typeof httpError>, 'code' | 'params'> & CodedError;
 export type CreatePlayerAnswer = z.infer<typeof createPlayerAnswer>;
 export type MeAnswer = z.infer<typeof meAnswer>;
 export type RaceAnswer = z.infer<typeof raceAnswer>;
@@ -393,3 +410,60 @@ export type AnalysisLine = z.infer<typeof analysisLine>;
 export type AnalysisPoint = z.infer<typeof analysisPoint>;
 export type GameAnalysis = z.infer<typeof gameAnalysis>;
 export type AnalysisAnswer = z.infer<typeof analysisAnswer>;
+
+/** What `/api/openapi.json` answers: an OpenAPI 3.1 document (its inside is @fastify/swagger's). */
+export const openapiAnswer = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string() }), paths: z.record(z.string(), z.unknown()) });
+
+// ---------------------------------------------------------------- the routes' schemas
+
+/** The parts of a request a route reads, and its answers by status (errors are the one `httpError`, added by the server). */
+interface RouteSchema {
+  readonly params?: z.ZodType;
+  readonly querystring?: z.ZodType;
+  readonly body?: z.ZodType;
+  readonly response: { readonly [status: number]: z.ZodType };
+  /** A one-line description for the OpenAPI document. */
+  readonly summary?: string;
+}
+
+/** Each route of `ROUTES` (contract/routes.ts) with its schemas, by the same name. */
+export const ROUTE_SCHEMAS = {
+  createPlayer: { body: createPlayerBody, response: { 201: createPlayerAnswer } },
+  me: { response: { 200: meAnswer } },
+  myGames: { querystring: historyQuery, response: { 200: historyAnswer } },
+  playerStats: { params: playerIdParams, response: { 200: playerStatsAnswer } },
+  createRace: { body: createRaceBody, response: { 201: raceAnswer } },
+  race: { params: raceCodeParams, response: { 200: raceAnswer } },
+  joinRace: { params: raceCodeParams, response: { 200: raceAnswer } },
+  startRace: { params: raceCodeParams, response: { 200: raceAnswer } },
+  leaveRace: { params: raceCodeParams, response: { 200: raceAnswer } },
+  kickRacer: { params: raceCodeParams, body: kickBody, response: { 200: raceAnswer } },
+  cancelRace: { params: raceCodeParams, response: { 200: raceAnswer } },
+  answerRematch: { params: raceCodeParams, body: rematchBody, response: { 200: raceAnswer } },
+  raceReplay: { params: raceCodeParams, response: { 200: raceReplayAnswer } },
+  createSeries: { body: createSeriesBody, response: { 201: seriesAnswer } },
+  series: { params: seriesParams, response: { 200: seriesAnswer } },
+  dealSeries: { params: seriesDealParams, response: { 200: seriesDealAnswer, 201: seriesDealAnswer } },
+  today: { response: { 200: dailyAnswer } },
+  daily: { params: dayParams, response: { 200: dailyAnswer } },
+  startDaily: { response: { 200: dailyStartAnswer, 201: dailyStartAnswer } },
+  leaderboard: { params: dayParams, querystring: leaderboardQuery, response: { 200: leaderboardAnswer } },
+  dailyAnalysis: { params: dayParams, response: { 200: dailyAnalysisAnswer } },
+  game: { params: gameIdParams, response: { 200: gameSummaryAnswer } },
+  record: { params: gameIdParams, response: { 200: recordAnswer } },
+  analysis: { params: gameIdParams, response: { 200: analysisAnswer } },
+  // 503 is an answer of these two, not an error: the body says what is wrong.
+  health: { response: { 200: healthAnswer, 503: healthAnswer } },
+  ready: { response: { 200: readyAnswer, 503: readyAnswer } },
+  openapi: { summary: 'This document', response: { 200: openapiAnswer } },
+  socket: { querystring: socketQuery, response: { 101: z.null().describe('Switching Protocols: the socket is open, its messages are contract/socket.ts') } },
+} as const satisfies { readonly [name in RouteName]: RouteSchema };
+
+type Schemas<N extends RouteName> = (typeof ROUTE_SCHEMAS)[N];
+type Part<N extends RouteName, K extends 'querystring' | 'body'> = Schemas<N> extends { readonly [key in K]: infer S extends z.ZodType } ? z.input<S> : undefined;
+
+/** What a client sends to route `N`: its body (as written, defaults not filled in) and its query string. */
+export type RouteBody<N extends RouteName> = Part<N, 'body'>;
+export type RouteQuery<N extends RouteName> = { readonly [K in keyof NonNullable<Part<N, 'querystring'>>]?: string | number };
+/** What route `N` answers when it succeeds. */
+export type RouteAnswer<N extends RouteName> = z.output<Schemas<N>['response'][keyof Schemas<N>['response']]>;

@@ -1,8 +1,10 @@
 // The contract between Lucie's server and its clients. The zod-free modules (vocabulary, day,
-// errors) cost nothing at run time; the browser imports the zod ones only with `import type`.
+// errors, messages, routes) cost nothing at run time; the browser imports the zod ones only with `import type`.
 export * from './vocabulary.js';
 export * from './day.js';
 export * from './errors.js';
+export * from './messages.js';
+export * from './routes.js';
 export * from './views.js';
 export * from './socket.js';
 export * from './http.js';

@@ -22,7 +22,7 @@
  * Times are epoch milliseconds (server clock; `serverTime` lets a client correct its own).
  */
 import { z } from 'zod';
-import { ERROR_CODES } from './errors.js';
+import { ERROR_CODES, hasErrorParams, type CodedError } from './errors.js';
 import { ACTION_MAX_LENGTH } from './vocabulary.js';
 import { gameId, gameSnapshot, gameStatus, playerView, progressView, raceCode, raceEvent, raceView } from './views.js';
 
@@ -63,7 +63,10 @@ export const ackBody = z.object({
 export const errorMessage = z.object({
   type: z.literal('error'),
   code: z.enum(ERROR_CODES),
+  /** English, for API consumers and logs; a client words the refusal from `code` and `params`. */
   message: z.string(),
+  /** The parameters the code lists in `ERROR_PARAMS` (contract/errors.ts), exactly. */
+  params: z.record(z.string(), z.unknown()),
   /** The offending field as a dotted path (e.g. `index`, `code`), when one is to blame. */
   field: z.string().optional(),
   /** The client message type that caused it, when known. */
@@ -87,7 +90,12 @@ export const serverMessage = z.discriminatedUnion('type', [
   /** Sent just before the new `race` view when a seat or the race itself changed hands or closed. */
   z.object({ type: z.literal('race-event'), code: z.string(), event: raceEvent }),
 ]);
-export type ServerMessage = z.infer<typeof serverMessage>;
 export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
 export type AckBody = z.infer<typeof ackBody>;
-export type ErrorMessage = z.infer<typeof errorMessage>;
+/** The socket's `error`, its params typed by its code. */
+export type ErrorMessage = Omit<z.infer<typeof errorMessage>, 'code' | 'params'> & CodedError;
+/** What the server sends; an `error`'s params typed by its code. */
+export type ServerMessage = Exclude<z.infer<typeof serverMessage>, { type: 'error' }> | ErrorMessage;
+
+/** Whether an `error` message's params are exactly its code's (a test holds every refusal sent to it). */
+export const errorParamsMatch = (message: Pick<z.infer<typeof errorMessage>, 'code' | 'params'>): boolean => hasErrorParams(message.code, message.params);

@@ -105,7 +105,7 @@ export class AnalysisService {
   /** The stored analysis of game `id`, `pending` while it is being made; refused before the game's seed is public. */
   async answer(id: number): Promise<AnalysisAnswer> {
     const hidden = await this.replays.whyHidden(id);
-    if (hidden !== null) throw new Refusal('analysis-hidden', `the analysis of game ${id} shows its later layouts, so it waits: ${hidden}`);
+    if (hidden !== null) throw new Refusal('analysis-hidden', `the analysis of game ${id} shows its later layouts, so it waits: ${hidden.words}`, { params: hidden.params });
     const row = await this.store.byGame(id);
     if (row) return { gameId: id, status: row.status, reason: row.reason, analysis: row.status === 'done' ? row.analysis : null };
     this.enqueue(id);
@@ -115,7 +115,7 @@ export class AnalysisService {
   /** A day's first deal and how many of its attempts reached their par, from the stored analyses; refused while the day is on. */
   async dayAnswer(day: string): Promise<DailyAnalysisAnswer> {
     const { finished } = await this.daily.view(day, null);
-    if (!this.daily.isOver(day)) throw new Refusal('analysis-hidden', `the analysis of the daily deal of ${day} waits until the day is over (00:00 UTC)`);
+    if (!this.daily.isOver(day)) throw new Refusal('analysis-hidden', `the analysis of the daily deal of ${day} waits until the day is over (00:00 UTC)`, { params: { hidden: 'daily', scope: day } });
     const figures = await this.store.dayFigures(day);
     return { day, firstDeal: figures.firstDeal, attempts: finished, analysed: figures.analysed, reachedPar: figures.reachedPar };
   }

@@ -2,7 +2,7 @@
 // event loop. It reads no database and no clock but its own; every answer goes back as a message.
 import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
-import { makeAction, makeLayout, parseRecord, Position, type Action, type Layout } from '../shared/index.js';
+import { makeAction, makeLayout, parseRecord, Position, problemText, type Action, type Layout } from '../shared/index.js';
 import { analyseRecord, seedDealer, solveClairvoyant, solveDeal, solvePar, type Limits } from '../solver/index.js';
 import type { AnalysisLine, GameAnalysis } from '../contract/index.js';
 
@@ -28,16 +28,16 @@ const lineOf = (actions: readonly Action[], redeals: readonly Layout[]): Analysi
 export function analyseGame({ record: input, redealSeed, nodes, ms }: AnalysisJob): GameAnalysis | string {
   const started = performance.now();
   const record = parseRecord(input);
-  if (!record.ok) return `the stored record does not read: ${record.error}`;
+  if (!record.ok) return `the stored record does not read: ${problemText(record.error)}`;
   const start = Position.start(record.value.variant, record.value.deals[0]!);
-  if (!start.ok) return `the first layout does not deal: ${start.error}`;
+  if (!start.ok) return `the first layout does not deal: ${problemText(start.error)}`;
   const limits = (): Limits => ({ nodes, ms, clock: () => performance.now() });
   const dealer = seedDealer(redealSeed);
   const deal = solveDeal(start.value, limits());
   const par = solvePar(start.value, dealer, limits());
   const clairvoyant = solveClairvoyant(start.value, dealer, limits());
   const curve = analyseRecord(record.value);
-  if (!curve.ok) return `the stored moves do not replay: action ${curve.error.index}: ${curve.error.reason}`;
+  if (!curve.ok) return `the stored moves do not replay: action ${curve.error.index}: ${problemText(curve.error.problem)}`;
   return {
     firstDeal: { max: deal.max, clearable: deal.clearable, exact: deal.exact },
     par: { count: par.par, won: par.exact ? par.won : null, line: par.exact ? lineOf(par.actions, par.redeals) : null },

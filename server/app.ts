@@ -5,7 +5,7 @@ import { ERROR_STATUS, type HttpError as HttpErrorBody } from '../contract/index
 import { systemClock, type Clock } from './clock.js';
 import { STORAGE_RETRY_MS, type DatabaseOptions, type SynchronousMode } from './db/index.js';
 import { Refusal } from './errors.js';
-import { fastifyErrorAnswer, refuseNullBodies, refusalAnswer, RouteTable, validatorCompiler } from './http.js';
+import { BODY_LIMIT, fastifyErrorAnswer, refuseNullBodies, refusalAnswer, RouteTable, validatorCompiler } from './http.js';
 import { Hub } from './hub.js';
 import { DEFAULT_LIFECYCLE_RULES, type LifecycleRules } from './races/lifecycle.js';
 import type { PruningRules } from './pruning.js';
@@ -103,10 +103,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         req: (request: FastifyRequest) => ({ method: request.method, url: redactToken(request.url), remoteAddress: request.ip }),
       },
     },
-    bodyLimit: 16 * 1024,
+    bodyLimit: BODY_LIMIT,
     // Errors met before a route is found (a bad %-encoding, an over-long parameter) answer like any other.
-    frameworkErrors: (error, _request, reply: FastifyReply) => {
-      const body = fastifyErrorAnswer(error);
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      const body = fastifyErrorAnswer(error, request);
       return reply.code(body.statusCode).send(body);
     },
   });
@@ -173,15 +173,20 @@ function errorHandler(this: FastifyInstance, error: FastifyError | Refusal, requ
   if (storage !== undefined) {
     request.log.warn({ err: error, code: storage }, 'storage failure: request refused, nothing changed');
     this.metrics.storageFailed('http');
-    body = { statusCode: ERROR_STATUS['storage-unavailable'], code: 'storage-unavailable', message: `the database cannot store this now (${storage}); nothing was changed: retry in a moment` };
+    body = {
+      statusCode: ERROR_STATUS['storage-unavailable'],
+      code: 'storage-unavailable',
+      message: `the database cannot store this now (${storage}); nothing was changed: retry in a moment`,
+      params: { cause: storage },
+    };
     reply.header('retry-after', Math.ceil(STORAGE_RETRY_MS / 1000));
   } else if (error instanceof Refusal) {
     body = refusalAnswer(error);
   } else if (error.statusCode !== undefined && error.statusCode < 500) {
-    body = fastifyErrorAnswer(error);
+    body = fastifyErrorAnswer(error, request);
   } else {
     request.log.error({ err: error }, 'request failed');
-    body = { statusCode: 500, code: 'internal', message: 'the server failed on this request' };
+    body = { statusCode: 500, code: 'internal', message: 'the server failed on this request', params: {} };
   }
   return reply.code(body.statusCode).send(body);
 }

@@ -195,6 +195,7 @@ export class DailyService {
       throw new Refusal(
         'daily-played',
         `you have played the daily deal of ${day} already (${game.state}, ${cards} cards home): one attempt a day; the next deal opens at 00:00 UTC`,
+        { params: { day, state: game.state, foundations: cards } },
       );
     }
     return { day, game, created: false };
@@ -219,6 +220,6 @@ export class DailyService {
   }
 
   private mustHaveOpened(day: string): void {
-    if (day > this.today()) throw new Refusal('day-not-open', `the daily deal of ${day} has not opened yet (today is ${this.today()} UTC)`, { field: 'day' });
+    if (day > this.today()) throw new Refusal('day-not-open', `the daily deal of ${day} has not opened yet (today is ${this.today()} UTC)`, { field: 'day', params: { day, today: this.today() } });
   }
 }

@@ -45,7 +45,7 @@ export function variantStats(finished: readonly FinishedGame[]): VariantStats[] 
 /** `seriesOf` gives the series the player took part in (none where series are not served). */
 export async function playerStats(store: PlayerStore, playerId: number, seriesOf: (playerId: number) => Pending<PlayerStats['series']>): Promise<PlayerStats> {
   const player = await store.byId(playerId);
-  if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id' });
+  if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id', params: { player: playerId } });
   const finished = (await store.finishedGames(playerId)).map((row) => ({
     variant: row.variant,
     won: row.status === 'won',

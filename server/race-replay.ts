@@ -16,9 +16,9 @@ export interface RaceLookup {
 
 export async function raceReplay(store: ReplayStore, races: RaceLookup, code: string): Promise<RaceReplayAnswer> {
   const row = await races.mustFind(code);
-  if (row.state === 'closed') throw new Refusal('race-closed', `race ${code} was closed before it started (${row.closedReason}): there is nothing to replay`);
+  if (row.state === 'closed') throw new Refusal('race-closed', `race ${code} was closed before it started (${row.closedReason}): there is nothing to replay`, { params: { race: code, reason: row.closedReason ?? 'empty' } });
   if (row.state !== 'finished') {
-    throw new Refusal('not-finished', `race ${code} is not finished: its replay opens once every racer is done, so nobody sees a board or a move before then`);
+    throw new Refusal('not-finished', `race ${code} is not finished: its replay opens once every racer is done, so nobody sees a board or a move before then`, { params: { race: code } });
   }
   const race = (await races.view(code))!;
   const { games: rows, deals, actions } = await store.raceLogs(row.id);

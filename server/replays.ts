@@ -7,7 +7,7 @@
  * summary) only once it is revealed.
  */
 import { makeRecord, type RecordJson } from '../shared/index.js';
-import type { GameSummary, HistoryView, Page, PlayerView } from '../contract/index.js';
+import type { ErrorParams, GameSummary, HistoryView, Page, PlayerView } from '../contract/index.js';
 import { Refusal } from './errors.js';
 import { storedLayout, type LiveGame } from './games/live-game.js';
 import type { GameService } from './games/service.js';
@@ -51,21 +51,21 @@ export class ReplayService {
     const revealed = this.revealed(row);
     if (viewer?.id !== game.playerId) {
       if (game.status === 'playing') {
-        throw new Refusal('game-in-progress', `game ${id} is still being played: until it ends only its player may see its moves`);
+        throw new Refusal('game-in-progress', `game ${id} is still being played: until it ends only its player may see its moves`, { params: { game: id } });
       }
-      if (!revealed) throw new Refusal('record-hidden', this.hiddenBecause(row));
+      if (!revealed) throw new Refusal('record-hidden', this.hiddenBecause(row), { params: { game: id, ...hiddenBy(row) } });
     }
     return this.recordOf(row, (await this.gameService.get(id))!, revealed);
   }
 
   /**
    * Why game `id`'s seed is not public yet (it is being played, or its race or day is still on),
-   * or null once it is; an unknown game is refused.
+   * in words and as a refusal's parameters, or null once it is; an unknown game is refused.
    */
-  async whyHidden(id: number): Promise<string | null> {
+  async whyHidden(id: number): Promise<{ words: string; params: HiddenParams } | null> {
     const row = await this.row(id);
-    if (row.game.status === 'playing') return `game ${id} is still being played`;
-    return this.revealed(row) ? null : this.hiddenBecause(row);
+    if (row.game.status === 'playing') return { words: `game ${id} is still being played`, params: { hidden: 'playing', scope: null } };
+    return this.revealed(row) ? null : { words: this.hiddenBecause(row), params: hiddenBy(row) };
   }
 
   private recordOf(row: SummaryRow, live: LiveGame, revealed: boolean): { record: RecordJson; filename: string } {
@@ -95,7 +95,7 @@ export class ReplayService {
   /** The stored row of a game, first ending it if its deadline has passed unseen. */
   private async row(id: number): Promise<SummaryRow> {
     const row = await this.store.summary(id);
-    if (!row) throw new Refusal('unknown-game', `there is no game ${id}`, { field: 'id' });
+    if (!row) throw new Refusal('unknown-game', `there is no game ${id}`, { field: 'id', params: { game: id } });
     if (row.game.status !== 'playing') return row;
     const live = this.gameService.live(id);
     if (!live) return row;
@@ -151,5 +151,19 @@ export class ReplayService {
       seed: revealed ? game.seed : null,
       recordAvailable: viewer?.id === game.playerId || (game.status !== 'playing' && revealed),
     };
+  }
+}
+
+/** What keeps a finished game's moves hidden, as refusal parameters: its race, its day or its series. */
+export type HiddenParams = Pick<ErrorParams<'record-hidden'>, 'hidden' | 'scope'>;
+
+function hiddenBy(row: SummaryRow): HiddenParams {
+  switch (row.game.kind) {
+    case 'race':
+      return { hidden: 'race', scope: row.raceCode };
+    case 'daily':
+      return { hidden: 'daily', scope: row.game.day };
+    case 'series':
+      return { hidden: 'series', scope: row.seriesCode };
   }
 }

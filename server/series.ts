@@ -109,7 +109,7 @@ export class SeriesService {
       const message = playing
         ? `deal ${next} of series ${row.code} is still being played: finish it (or resign it) before deal ${deal}`
         : `deals of series ${row.code} come in order: your next one is deal ${next}, not ${deal}`;
-      throw new Refusal('series-deal-ahead', message, { field: 'deal' });
+      throw new Refusal('series-deal-ahead', message, { field: 'deal', params: { series: row.code, deal, next, playing } });
     }
     // The unique index on (series, player, deal) decides between two requests at once: the
     // second gets the game the first dealt.
@@ -153,7 +153,7 @@ export class SeriesService {
 
   private async mustFind(code: string): Promise<SeriesRow> {
     const row = await this.store.byCode(code);
-    if (!row) throw new Refusal('unknown-series', `there is no series ${code}`, { field: 'code' });
+    if (!row) throw new Refusal('unknown-series', `there is no series ${code}`, { field: 'code', params: { series: code } });
     return row;
   }
 }
@@ -166,6 +166,6 @@ function playedRefusal(row: SeriesRow, game: GameRow, next: number | null): Refu
   return new Refusal(
     'series-deal-played',
     `you have finished deal ${game.seriesDeal} of series ${row.code} already (${game.status}, ${game.foundations} cards home): each deal is played once; ${then}`,
-    { field: 'deal' },
+    { field: 'deal', params: { series: row.code, deal: game.seriesDeal!, state: game.status, foundations: game.foundations, next } },
   );
 }

@@ -1,4 +1,5 @@
 import { makeCard, parseCard, type Card } from './card.js';
+import { problemOf, type Problem } from './problem.js';
 import { err, ok, type Result } from './result.js';
 
 export const ACTION_TYPES = [
@@ -75,11 +76,9 @@ function readAction(text: string): Action | undefined {
  * Reads an action exactly as the grammar writes it (no spaces, capital F R C M, no leading
  * zeros); only the card inside a merci is read leniently.
  */
-export function parseAction(text: string): Result<Action> {
+export function parseAction(text: string): Result<Action, Problem> {
   const action = readAction(text);
-  return action
-    ? ok(action)
-    : err(`"${text}" is not an action (a>F, a>b, a>Cn, Cn>b, Cn>F, R, M XY>b or M XY>F)`);
+  return action ? ok(action) : err(problemOf('not-an-action', { text }));
 }
 
 export function makeAction(action: Action): string {

@@ -1,5 +1,6 @@
 import { RANKS, SUITS, makeCard, parseCard, type Card } from './card.js';
 import { Position } from './position.js';
+import { problemOf, type Problem } from './problem.js';
 import { err, ok, type Result } from './result.js';
 import { VARIANTS, type VariantId } from './variant.js';
 
@@ -23,11 +24,11 @@ export function makeBoard(position: Position): string {
 
 const FOUNDATION = /^([CDHS])-(0|10|[A2-9TJQK])$/i;
 
-function readCards(text: string, line: number): Result<Card[]> {
+function readCards(text: string, line: number): Result<Card[], Problem> {
   const cards: Card[] = [];
   for (const word of text.split(/\s+/).filter((w) => w !== '')) {
     const card = parseCard(word);
-    if (!card.ok) return err(`line ${line}: ${card.error}`);
+    if (!card.ok) return err(problemOf('in-line', { line, problem: card.error }));
     cards.push(card.value);
   }
   return ok(cards);
@@ -38,7 +39,7 @@ function readCards(text: string, line: number): Result<Card[]> {
  * `T`, lines starting with `#` ignored), as other La Belle Lucie solvers write deals. Without a
  * `Foundations:` line the foundations are empty (the Aces in trefoil).
  */
-export function parseBoard(text: string, variant: VariantId, extra: { redealsUsed?: number; merciUsed?: boolean } = {}): Result<Position> {
+export function parseBoard(text: string, variant: VariantId, extra: { redealsUsed?: number; merciUsed?: boolean } = {}): Result<Position, Problem> {
   const rules = VARIANTS[variant];
   const start = rules.acesStart ? 1 : 0;
   let foundations = [start, start, start, start];
@@ -53,7 +54,7 @@ export function parseBoard(text: string, variant: VariantId, extra: { redealsUse
       foundations = [0, 0, 0, 0];
       for (const word of line.slice(line.indexOf(':') + 1).trim().split(/\s+/).filter((w) => w !== '')) {
         const match = FOUNDATION.exec(word);
-        if (!match) return err(`line ${number}: "${word}" is not a foundation (like C-0, D-A, H-T)`);
+        if (!match) return err(problemOf('in-line', { line: number, problem: problemOf('not-a-foundation', { text: word }) }));
         const rank = match[2]!.toUpperCase();
         foundations[SUITS.indexOf(match[1]!.toUpperCase() as never)] = rank === '0' ? 0 : RANKS.indexOf((rank === '10' ? 'T' : rank) as never) + 1;
       }
@@ -65,7 +66,7 @@ export function parseBoard(text: string, variant: VariantId, extra: { redealsUse
         if (word === '-') cells.push(null);
         else {
           const card = parseCard(word);
-          if (!card.ok) return err(`line ${number}: ${card.error}`);
+          if (!card.ok) return err(problemOf('in-line', { line: number, problem: card.error }));
           cells.push(card.value);
         }
       }
@@ -77,5 +78,5 @@ export function parseBoard(text: string, variant: VariantId, extra: { redealsUse
     fans.push(fan.value);
   }
   const position = Position.setup(variant, { fans, foundations, ...(cells ? { cells } : {}), ...extra });
-  return position.ok ? position : err(`board: ${position.error}`);
+  return position.ok ? position : err(problemOf('in-board', { problem: position.error }));
 }

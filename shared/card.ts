@@ -1,3 +1,4 @@
+import { problemOf, type Problem } from './problem.js';
 import { err, ok, type Result } from './result.js';
 
 /** Suits in canonical order: clubs, diamonds, hearts, spades. */
@@ -28,9 +29,9 @@ const SUIT_SYMBOLS: Record<string, number> = { '♣': 0, '♦': 1, '♥': 2, '�
 const LENIENT_CARD = /^(10|[2-9atjqk])([cdhs♣♦♥♠])$/i;
 
 /** Reads a card leniently: `TC`, `10c`, `10♣` and `tc` are all the ten of clubs. */
-export function parseCard(text: string): Result<Card> {
+export function parseCard(text: string): Result<Card, Problem> {
   const match = LENIENT_CARD.exec(text);
-  if (!match) return err(`"${text}" is not a card (rank A 2-9 T/10 J Q K, then suit C D H S or ♣ ♦ ♥ ♠)`);
+  if (!match) return err(problemOf('not-a-card', { text }));
   const rankText = match[1]!.toUpperCase();
   const suitText = match[2]!;
   const rank = RANKS.indexOf((rankText === '10' ? 'T' : rankText) as Rank);

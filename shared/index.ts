@@ -1,4 +1,6 @@
 export * from './result.js';
+export * from './problem.js';
+export * from './problem-text.js';
 export * from './card.js';
 export * from './variant.js';
 export * from './layout.js';

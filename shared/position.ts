@@ -1,7 +1,8 @@
 import { makeAction, type Action } from './action.js';
-import { CARD_COUNT, KING, cardOf, makeCard, rankOf, suitName, suitOf, type Card } from './card.js';
+import { CARD_COUNT, KING, cardOf, rankOf, suitOf, type Card } from './card.js';
 import { startingCards } from './deal.js';
 import { layoutProblem, type Layout } from './layout.js';
+import { problemOf, type Problem } from './problem.js';
 import { err, ok, type Result } from './result.js';
 import { VARIANTS, type BuildRule, type Rules, type VariantId } from './variant.js';
 
@@ -15,12 +16,6 @@ export interface Status {
   readonly redealsLeft: number;
   readonly merciUsed: boolean;
 }
-
-const BUILD_TEXT: { readonly [rule in BuildRule]: string } = {
-  'same-suit-down': 'a card goes only on the next higher card of its own suit',
-  'any-suit-down': 'a card goes only on a card one rank higher',
-  'same-suit-up-or-down': 'a card goes only on a card of its own suit one rank higher or lower',
-};
 
 function builds(rule: BuildRule, card: Card, target: Card): boolean {
   switch (rule) {
@@ -51,10 +46,10 @@ export class Position {
   ) {}
 
   /** The starting position of a variant from its first layout, checked card by card. */
-  static start(variant: VariantId, layout: Layout): Result<Position> {
+  static start(variant: VariantId, layout: Layout): Result<Position, Problem> {
     const rules = VARIANTS[variant];
     const problem = layoutProblem(layout, startingCards(variant));
-    if (problem) return err(`the first layout is wrong: ${problem}`);
+    if (problem) return err(problemOf('first-layout', { problem }));
     const foundation = rules.acesStart ? 1 : 0;
     return ok(
       new Position(
@@ -75,26 +70,26 @@ export class Position {
   static setup(
     variant: VariantId,
     parts: { fans: readonly (readonly Card[])[]; foundations: readonly number[]; cells?: readonly (Card | null)[]; redealsUsed?: number; merciUsed?: boolean },
-  ): Result<Position> {
+  ): Result<Position, Problem> {
     const rules = VARIANTS[variant];
     const cells = parts.cells ?? Array<Card | null>(rules.cells).fill(null);
-    if (cells.length !== rules.cells) return err(`${variant} has ${rules.cells} reserve cells, not ${cells.length}`);
+    if (cells.length !== rules.cells) return err(problemOf('cell-count', { variant, cells: rules.cells, size: cells.length }));
     if (parts.foundations.length !== 4 || parts.foundations.some((height) => !Number.isInteger(height) || height < 0 || height > 13)) {
-      return err('foundations must be four heights from 0 to 13 (C, D, H, S)');
+      return err(problemOf('foundation-heights'));
     }
-    if (rules.acesStart && parts.foundations.some((height) => height === 0)) return err('in trefoil the Aces start on the foundations');
+    if (rules.acesStart && parts.foundations.some((height) => height === 0)) return err(problemOf('aces-start', { variant }));
     const redealsUsed = parts.redealsUsed ?? 0;
     if (!Number.isInteger(redealsUsed) || redealsUsed < 0 || redealsUsed > rules.redeals) {
-      return err(`redeals used must be 0-${rules.redeals} in ${variant}`);
+      return err(problemOf('redeals-used', { variant, redeals: rules.redeals }));
     }
     const merciUsed = parts.merciUsed ?? false;
-    if (merciUsed && !rules.merci) return err(`the merci exists only in the merci variant, not in ${variant}`);
-    if (parts.fans.length === 0) return err('a position needs at least one fan');
+    if (merciUsed && !rules.merci) return err(problemOf('no-merci', { variant }));
+    if (parts.fans.length === 0) return err(problemOf('no-fans'));
     const seen = new Uint8Array(CARD_COUNT);
-    const place = (card: Card): string | undefined => {
-      if (seen[card]) return `${makeCard(card)} appears twice`;
+    const place = (card: Card): Problem | undefined => {
+      if (seen[card]) return problemOf('card-twice', { card });
       seen[card] = 1;
-      return rankOf(card) < parts.foundations[suitOf(card)]! ? `${makeCard(card)} is already on its foundation` : undefined;
+      return rankOf(card) < parts.foundations[suitOf(card)]! ? problemOf('card-home', { card }) : undefined;
     };
     for (const fan of parts.fans) for (const card of fan) {
       const problem = place(card);
@@ -104,11 +99,11 @@ export class Position {
       const problem = card === null ? undefined : place(card);
       if (problem) return err(problem);
     }
-    const missing: string[] = [];
+    const missing: Card[] = [];
     for (let card = 0; card < CARD_COUNT; card++) {
-      if (!seen[card] && rankOf(card) >= parts.foundations[suitOf(card)]!) missing.push(makeCard(card));
+      if (!seen[card] && rankOf(card) >= parts.foundations[suitOf(card)]!) missing.push(card);
     }
-    if (missing.length > 0) return err(`missing ${missing.join(' ')}`);
+    if (missing.length > 0) return err(problemOf('cards-missing', { cards: missing }));
     return ok(new Position(rules, parts.fans.map((fan) => [...fan]), [...parts.foundations], [...cells], redealsUsed, merciUsed));
   }
 
@@ -161,7 +156,7 @@ export class Position {
   }
 
   /** Why `action` is illegal here, or undefined when it is legal. A redeal is checked against `nextLayout` when given. */
-  problem(action: Action, nextLayout?: Layout): string | undefined {
+  problem(action: Action, nextLayout?: Layout): Problem | undefined {
     switch (action.type) {
       case 'fan-to-foundation': {
         const source = this.sourceProblem(action.from);
@@ -170,7 +165,7 @@ export class Position {
       case 'fan-to-fan': {
         const source = this.sourceProblem(action.from);
         if (source) return source;
-        if (action.from === action.to) return 'a card cannot move onto its own fan';
+        if (action.from === action.to) return problemOf('own-fan');
         return this.buildProblem(this.topCard(action.from)!, action.to, action.from);
       }
       case 'fan-to-cell': {
@@ -253,23 +248,19 @@ export class Position {
     this.foundations[suitOf(card)]!++;
   }
 
-  private fanExists(fan: number): string | undefined {
-    return fan >= 0 && fan < this.fans.length && Number.isInteger(fan)
-      ? undefined
-      : `there is no fan ${fan + 1} (this layout has fans 1-${this.fans.length})`;
+  private fanExists(fan: number): Problem | undefined {
+    return fan >= 0 && fan < this.fans.length && Number.isInteger(fan) ? undefined : problemOf('no-such-fan', { fan: fan + 1, fans: this.fans.length });
   }
 
-  private sourceProblem(fan: number): string | undefined {
-    return this.fanExists(fan) ?? (this.fans[fan]!.length === 0 ? `fan ${fan + 1} is empty` : undefined);
+  private sourceProblem(fan: number): Problem | undefined {
+    return this.fanExists(fan) ?? (this.fans[fan]!.length === 0 ? problemOf('fan-empty', { fan: fan + 1 }) : undefined);
   }
 
-  private foundationProblem(card: Card): string | undefined {
+  private foundationProblem(card: Card): Problem | undefined {
     const suit = suitOf(card);
     const height = this.foundations[suit]!;
     if (this.fitsFoundation(card)) return undefined;
-    return height === 0
-      ? `${makeCard(card)} cannot go to the foundation: the ${suitName(suit)} foundation starts with ${makeCard(cardOf(suit, 0))}`
-      : `${makeCard(card)} cannot go to the foundation: the ${suitName(suit)} foundation needs ${makeCard(cardOf(suit, height))} next`;
+    return problemOf(height === 0 ? 'foundation-starts' : 'foundation-needs', { card, needed: cardOf(suit, height) });
   }
 
   private fitsFoundation(card: Card): boolean {
@@ -286,58 +277,59 @@ export class Position {
     return builds(this.rules.build, card, target[target.length - 1]!);
   }
 
-  private buildProblem(card: Card, to: number, from: number | null): string | undefined {
+  private buildProblem(card: Card, to: number, from: number | null): Problem | undefined {
     const missing = this.fanExists(to);
     if (missing) return missing;
     if (this.canBuild(card, to, from)) return undefined;
-    const target = this.fans[to]!;
-    if (target.length === 0) {
-      if (!this.rules.kingsInSpaces) return `fan ${to + 1} is empty, and an empty fan stays empty for the rest of the deal`;
-      if (rankOf(card) !== KING) return `only a King may go to the empty fan ${to + 1}, not ${makeCard(card)}`;
-      return `${makeCard(card)} is alone in its fan: moving it to another empty fan changes nothing`;
+    const fan = to + 1;
+    const cards = this.fans[to]!;
+    if (cards.length === 0) {
+      if (!this.rules.kingsInSpaces) return problemOf('empty-fan-stays-empty', { fan });
+      if (rankOf(card) !== KING) return problemOf('king-only', { fan, card });
+      return problemOf('king-alone', { card });
     }
-    const top = makeCard(target[target.length - 1]!);
-    if (this.rules.maxFanSize !== null && target.length >= this.rules.maxFanSize) {
-      return `${makeCard(card)} cannot go on ${top}: fan ${to + 1} already holds ${target.length} cards, the most a fan may hold in ${this.rules.id}`;
+    const target = cards[cards.length - 1]!;
+    if (this.rules.maxFanSize !== null && cards.length >= this.rules.maxFanSize) {
+      return problemOf('fan-full', { card, target, fan, size: cards.length, variant: this.rules.id });
     }
-    return `${makeCard(card)} cannot go on ${top}: ${BUILD_TEXT[this.rules.build]}`;
+    return problemOf('cannot-build', { card, target, rule: this.rules.build });
   }
 
-  private cellProblem(cell: number, mustHoldCard: boolean): string | undefined {
-    if (this.rules.cells === 0) return `reserve cells exist only in the fan-reserve variant, not in ${this.rules.id}`;
+  private cellProblem(cell: number, mustHoldCard: boolean): Problem | undefined {
+    if (this.rules.cells === 0) return problemOf('no-cells', { variant: this.rules.id });
     const card = this.cells[cell];
-    if (card === undefined) return `there is no cell ${cell + 1}`;
-    if (mustHoldCard && card === null) return `cell ${cell + 1} is empty`;
-    if (!mustHoldCard && card !== null) return `cell ${cell + 1} already holds ${makeCard(card)}`;
+    if (card === undefined) return problemOf('no-such-cell', { cell: cell + 1 });
+    if (mustHoldCard && card === null) return problemOf('cell-empty', { cell: cell + 1 });
+    if (!mustHoldCard && card !== null) return problemOf('cell-full', { cell: cell + 1, card });
     return undefined;
   }
 
-  private redealProblem(nextLayout: Layout | undefined): string | undefined {
-    if (this.rules.redeals === 0) return `the ${this.rules.id} variant has no redeal`;
-    if (this.redeals >= this.rules.redeals) return `no redeal left: all ${this.rules.redeals} have been used`;
-    if (this.isWon()) return 'the game is won: there is nothing to redeal';
+  private redealProblem(nextLayout: Layout | undefined): Problem | undefined {
+    if (this.rules.redeals === 0) return problemOf('no-redeal', { variant: this.rules.id });
+    if (this.redeals >= this.rules.redeals) return problemOf('no-redeal-left', { redeals: this.rules.redeals });
+    if (this.isWon()) return problemOf('game-won');
     if (nextLayout === undefined) return undefined;
     const problem = layoutProblem(nextLayout, this.gatheredCards());
-    return problem && `the layout of redeal ${this.redeals + 1} is wrong: ${problem}`;
+    return problem && problemOf('redeal-layout', { redeal: this.redeals + 1, problem });
   }
 
   private merciAvailable(): boolean {
     return this.rules.merci && !this.merci && this.redeals === this.rules.redeals && !this.isWon();
   }
 
-  private merciProblem(action: Extract<Action, { type: 'merci' }>): string | undefined {
-    if (!this.rules.merci) return `the merci exists only in the merci variant, not in ${this.rules.id}`;
-    if (this.merci) return 'the merci has already been used';
+  private merciProblem(action: Extract<Action, { type: 'merci' }>): Problem | undefined {
+    if (!this.rules.merci) return problemOf('no-merci', { variant: this.rules.id });
+    if (this.merci) return problemOf('merci-used');
     const left = this.rules.redeals - this.redeals;
-    if (left > 0) return `the merci comes only in the last deal (${left} redeal${left > 1 ? 's' : ''} left)`;
+    if (left > 0) return problemOf('merci-too-early', { left });
     const other = this.ordinaryActions(true)[0];
-    if (other) return `the merci is only for when no other move is legal (${makeAction(other)} is)`;
-    const card = makeCard(action.card);
-    const fan = this.fans.findIndex((cards) => cards.includes(action.card));
-    if (fan < 0) return `${card} is not in the fans`;
-    if (this.topCard(fan) === action.card) return `${card} is the top card of fan ${fan + 1}, not a buried card`;
-    if (action.to === null) return this.foundationProblem(action.card);
-    return this.fanExists(action.to) ?? (this.fans[action.to]!.length === 0 ? `fan ${action.to + 1} is empty` : undefined);
+    if (other) return problemOf('merci-not-needed', { action: makeAction(other) });
+    const { card } = action;
+    const fan = this.fans.findIndex((cards) => cards.includes(card));
+    if (fan < 0) return problemOf('not-in-fans', { card });
+    if (this.topCard(fan) === card) return problemOf('merci-top-card', { card, fan: fan + 1 });
+    if (action.to === null) return this.foundationProblem(card);
+    return this.fanExists(action.to) ?? (this.fans[action.to]!.length === 0 ? problemOf('fan-empty', { fan: action.to + 1 }) : undefined);
   }
 
   /** Fan and cell moves (no redeal, no merci); with `first`, stops at the first one found. */
@@ -395,11 +387,11 @@ export class Position {
   }
 }
 
-/** The pure form of `play`: a new position, or the reason the action is illegal. */
-export function applyAction(position: Position, action: Action, nextLayout?: Layout): Result<Position> {
+/** The pure form of `play`: a new position, or the problem that makes the action illegal. */
+export function applyAction(position: Position, action: Action, nextLayout?: Layout): Result<Position, Problem> {
   const problem = position.problem(action, nextLayout);
   if (problem !== undefined) return err(problem);
-  if (action.type === 'redeal' && nextLayout === undefined) return err('a redeal needs the next layout');
+  if (action.type === 'redeal' && nextLayout === undefined) return err(problemOf('redeal-needs-layout'));
   const next = position.clone();
   next.play(action, nextLayout);
   return ok(next);

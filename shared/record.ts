@@ -1,6 +1,7 @@
 import { makeAction, parseAction, type Action } from './action.js';
 import { parseLayout, makeLayout, type Layout } from './layout.js';
 import { Position, type Status } from './position.js';
+import { problemOf, type Problem } from './problem.js';
 import { err, ok, type Result } from './result.js';
 import { parseVariant, type VariantId } from './variant.js';
 
@@ -28,7 +29,8 @@ export interface RecordJson {
   meta?: Record<string, unknown>;
 }
 
-const FIELDS = ['format', 'variant', 'seed', 'deals', 'actions', 'meta'] as const;
+/** A record's fields, in the order of the spec. */
+export const RECORD_FIELDS = ['format', 'variant', 'seed', 'deals', 'actions', 'meta'] as const;
 const REQUIRED = ['format', 'variant', 'deals', 'actions'] as const;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -43,41 +45,37 @@ const BYTE_ORDER_MARK = '\uFEFF';
  * the record is replayed. Text must already be decoded strictly (invalid UTF-8 is the reader's
  * to refuse); `NaN` and `Infinity` are not JSON, so they make the record malformed.
  */
-export function parseRecord(input: unknown): Result<GameRecord> {
+export function parseRecord(input: unknown): Result<GameRecord, Problem> {
   let value = input;
   if (typeof input === 'string') {
     try {
       value = JSON.parse(input.startsWith(BYTE_ORDER_MARK) ? input.slice(BYTE_ORDER_MARK.length) : input);
     } catch (error) {
-      return err(`not JSON: ${(error as Error).message}`);
+      return err(problemOf('not-json', { detail: (error as Error).message }));
     }
   }
-  if (!isObject(value)) return err('a record must be a JSON object');
-  for (const key of Object.keys(value)) {
-    if (!(FIELDS as readonly string[]).includes(key)) return err(`unknown field "${key}" (fields: ${FIELDS.join(', ')})`);
+  if (!isObject(value)) return err(problemOf('not-an-object'));
+  for (const name of Object.keys(value)) {
+    if (!(RECORD_FIELDS as readonly string[]).includes(name)) return err(problemOf('unknown-field', { name }));
   }
-  for (const key of REQUIRED) if (!(key in value)) return err(`missing field "${key}"`);
+  for (const name of REQUIRED) if (!(name in value)) return err(problemOf('missing-field', { name }));
   const { format, variant, seed, deals, actions, meta } = value;
-  if (typeof format !== 'string') return err('"format" must be a string');
-  if (typeof variant !== 'string') return err('"variant" must be a string');
-  if (seed !== undefined && typeof seed !== 'string') return err('"seed" must be a string');
-  if (!Array.isArray(deals) || deals.length === 0) return err('"deals" must be a non-empty array of layouts');
-  for (const [k, deal] of deals.entries()) {
-    if (!Array.isArray(deal) || !deal.every((fan) => typeof fan === 'string')) {
-      return err(`deals[${k}] must be an array of fan strings`);
-    }
+  if (typeof format !== 'string') return err(problemOf('not-a-string', { name: 'format' }));
+  if (typeof variant !== 'string') return err(problemOf('not-a-string', { name: 'variant' }));
+  if (seed !== undefined && typeof seed !== 'string') return err(problemOf('not-a-string', { name: 'seed' }));
+  if (!Array.isArray(deals) || deals.length === 0) return err(problemOf('no-deals'));
+  for (const [deal, fans] of deals.entries()) {
+    if (!Array.isArray(fans) || !fans.every((fan) => typeof fan === 'string')) return err(problemOf('deal-not-fans', { deal }));
   }
-  if (!Array.isArray(actions) || !actions.every((action) => typeof action === 'string')) {
-    return err('"actions" must be an array of strings');
-  }
-  if (meta !== undefined && !isObject(meta)) return err('"meta" must be an object');
-  if (format !== RECORD_FORMAT) return err(`unsupported format "${format}" (expected "${RECORD_FORMAT}")`);
+  if (!Array.isArray(actions) || !actions.every((action) => typeof action === 'string')) return err(problemOf('actions-not-strings'));
+  if (meta !== undefined && !isObject(meta)) return err(problemOf('meta-not-object'));
+  if (format !== RECORD_FORMAT) return err(problemOf('unsupported-format', { text: format }));
   const variantId = parseVariant(variant);
   if (!variantId.ok) return variantId;
   const layouts: Layout[] = [];
-  for (const [k, deal] of (deals as string[][]).entries()) {
-    const layout = parseLayout(deal);
-    if (!layout.ok) return err(`deals[${k}] ${layout.error}`);
+  for (const [deal, fans] of (deals as string[][]).entries()) {
+    const layout = parseLayout(fans);
+    if (!layout.ok) return err(problemOf('in-deal', { deal, problem: layout.error }));
     layouts.push(layout.value);
   }
   return ok({
@@ -100,11 +98,11 @@ export function makeRecord(record: GameRecord): RecordJson {
   };
 }
 
-/** Where a replay stopped: the index of the first illegal action (null when the record itself is malformed). */
+/** Where a replay stopped: the index of the first illegal action (null when the record itself is malformed), and why. */
 export interface ReplayFailure {
   readonly index: number | null;
   readonly action?: string;
-  readonly reason: string;
+  readonly problem: Problem;
 }
 
 /**
@@ -116,30 +114,30 @@ export function replayRecord(
   visit?: (position: Position, index: number, action: Action) => void,
 ): Result<Position, ReplayFailure> {
   const start = Position.start(record.variant, record.deals[0]!);
-  if (!start.ok) return err({ index: null, reason: `deals[0]: ${start.error}` });
+  if (!start.ok) return err({ index: null, problem: problemOf('in-deal', { deal: 0, problem: start.error }) });
   const position = start.value;
   // Long records repeat a few dozen action strings: read each distinct one once.
-  const readActions = new Map<string, Result<Action>>();
+  const readActions = new Map<string, Result<Action, Problem>>();
   for (let index = 0; index < record.actions.length; index++) {
     const text = record.actions[index]!;
     let parsed = readActions.get(text);
     if (parsed === undefined) readActions.set(text, (parsed = parseAction(text)));
-    if (!parsed.ok) return err({ index, action: text, reason: parsed.error });
+    if (!parsed.ok) return err({ index, action: text, problem: parsed.error });
     const action = parsed.value;
     let nextLayout: Layout | undefined;
     if (action.type === 'redeal') {
       nextLayout = record.deals[position.redealsUsed + 1];
       if (nextLayout === undefined && position.problem(action) === undefined) {
-        return err({ index, action: text, reason: `redeal ${position.redealsUsed + 1} has no layout: deals[${position.redealsUsed + 1}] is missing` });
+        return err({ index, action: text, problem: problemOf('redeal-without-layout', { redeal: position.redealsUsed + 1 }) });
       }
     }
     const problem = position.problem(action, nextLayout);
-    if (problem !== undefined) return err({ index, action: text, reason: problem });
+    if (problem !== undefined) return err({ index, action: text, problem });
     position.play(action, nextLayout);
     visit?.(position, index, action);
   }
   if (record.deals.length > position.redealsUsed + 1) {
-    return err({ index: null, reason: `deals[${position.redealsUsed + 1}] is never reached: only ${position.redealsUsed} redeal(s) were made` });
+    return err({ index: null, problem: problemOf('deal-never-reached', { deal: position.redealsUsed + 1, redeals: position.redealsUsed }) });
   }
   return ok(position);
 }
@@ -151,7 +149,7 @@ export type VerifyOutcome =
 /** The `lucie verify` contract for one record (see docs/record-format.md). */
 export function verifyRecord(input: unknown): VerifyOutcome {
   const record = parseRecord(input);
-  if (!record.ok) return { ok: false, index: null, reason: record.error };
+  if (!record.ok) return { ok: false, index: null, problem: record.error };
   const replay = replayRecord(record.value);
   if (!replay.ok) return { ok: false, ...replay.error };
   const { foundations, won, over, redealsUsed } = replay.value.status();

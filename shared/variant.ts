@@ -1,3 +1,4 @@
+import { problemOf, type Problem } from './problem.js';
 import { err, ok, type Result } from './result.js';
 
 export const VARIANT_IDS = [
@@ -73,8 +74,6 @@ export const VARIANTS: { readonly [id in VariantId]: Rules } = {
 /** Cards per fan when dealing; the remainder forms a last, shorter fan. */
 export const FAN_SIZE = 3;
 
-export function parseVariant(text: string): Result<VariantId> {
-  return (VARIANT_IDS as readonly string[]).includes(text)
-    ? ok(text as VariantId)
-    : err(`unknown variant "${text}" (one of ${VARIANT_IDS.join(', ')})`);
+export function parseVariant(text: string): Result<VariantId, Problem> {
+  return (VARIANT_IDS as readonly string[]).includes(text) ? ok(text as VariantId) : err(problemOf('unknown-variant', { text }));
 }

@@ -1,4 +1,4 @@
-import { Position, err, ok, replayRecord, type GameRecord, type ReplayFailure, type Result } from '../shared/index.js';
+import { Position, err, ok, problemOf, replayRecord, type GameRecord, type ReplayFailure, type Result } from '../shared/index.js';
 import { Budget } from './budget.js';
 import { solveDeal } from './deal.js';
 
@@ -36,7 +36,7 @@ export function analyseRecord(record: GameRecord, nodesPerPosition = ANALYSIS_NO
     points.push({ deal: position.redealsUsed, home: position.foundationCount(), dealMax: solution.max, exact: solution.exact });
   };
   const start = Position.start(record.variant, record.deals[0]!);
-  if (!start.ok) return err({ index: null, reason: `deals[0]: ${start.error}` });
+  if (!start.ok) return err({ index: null, problem: problemOf('in-deal', { deal: 0, problem: start.error }) });
   judge(start.value);
   const replay = replayRecord(record, (position) => judge(position));
   return replay.ok ? ok({ points, nodes }) : err(replay.error);

@@ -4,7 +4,7 @@
  * is pure: it reads the game and changes nothing, so the service stores the write first and
  * applies it to memory only once stored, and tests pin every outcome without a store.
  */
-import { makeAction, makeLayout, parseAction, redealLayout, type Card, type Layout, type Position } from '../../shared/index.js';
+import { makeAction, makeLayout, parseAction, problemText, redealLayout, type Card, type Layout, type Position } from '../../shared/index.js';
 import type { AckBody, GameState, ServerMessageOf } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
 import type { MoveWrite } from '../ports.js';
@@ -34,17 +34,17 @@ export function decideMove(game: AuthorityGame, request: ActionRequest, now: num
     const stored = game.actions[request.index]!;
     if (parsed.ok && makeAction(parsed.value) === stored) return { kind: 'stored-already', ack: ackOf(game, request.index) };
     const message = `action ${request.index} of this game is already "${stored}"; the next action is number ${nextIndex}`;
-    return new Refusal('index-conflict', message, { field: 'index', nextIndex });
+    return new Refusal('index-conflict', message, { field: 'index', nextIndex, params: { index: request.index, stored, next: nextIndex } });
   }
   if (game.state !== 'playing') {
     const message = `game ${game.id} is over (${game.state}): no more actions`;
-    return new Refusal('game-over', message, { field: 'gameId', nextIndex });
+    return new Refusal('game-over', message, { field: 'gameId', nextIndex, params: { game: game.id, state: game.state } });
   }
   if (request.index > nextIndex) {
     const message = `action ${request.index} is ahead of this game: the next action is number ${nextIndex} (resync first)`;
-    return new Refusal('index-ahead', message, { field: 'index', nextIndex });
+    return new Refusal('index-ahead', message, { field: 'index', nextIndex, params: { index: request.index, next: nextIndex } });
   }
-  if (!parsed.ok) return new Refusal('illegal-action', parsed.error, { field: 'action', nextIndex });
+  if (!parsed.ok) return new Refusal('illegal-action', problemText(parsed.error), { field: 'action', nextIndex, params: { action: request.action, problem: parsed.error } });
   const action = parsed.value;
   let nextLayout: Layout | undefined;
   if (action.type === 'redeal' && game.position.problem(action) === undefined) {
@@ -52,7 +52,7 @@ export function decideMove(game: AuthorityGame, request: ActionRequest, now: num
   }
   const problem = game.position.problem(action, nextLayout);
   if (problem !== undefined) {
-    return new Refusal('illegal-action', `"${request.action}": ${problem}`, { field: 'action', nextIndex });
+    return new Refusal('illegal-action', `"${request.action}": ${problemText(problem)}`, { field: 'action', nextIndex, params: { action: request.action, problem } });
   }
 
   const position = game.position.clone();

@@ -234,12 +234,12 @@ export class GameService {
       if (code === undefined) throw error;
       this.log.warn({ err: error, code, gameId: game.id, index: nextIndex }, 'cannot store an action');
       if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) this.lockedUntil = this.clock.now() + LOCKED_BACKOFF_MS;
-      return new Refusal('storage-unavailable', `the move could not be stored (${code}): nothing changed, send it again in a moment`, { nextIndex });
+      return new Refusal('storage-unavailable', `the move could not be stored (${code}): nothing changed, send it again in a moment`, { nextIndex, params: { cause: code } });
     };
     // Each try at a locked database blocks the event loop for the busy timeout: right after one
     // failed, refuse at once for a moment rather than make every player's move wait its turn.
     if (this.clock.now() < this.lockedUntil) {
-      return new Refusal('storage-unavailable', 'the database is locked: nothing changed, send the move again in a moment', { nextIndex });
+      return new Refusal('storage-unavailable', 'the database is locked: nothing changed, send the move again in a moment', { nextIndex, params: { cause: 'SQLITE_BUSY' } });
     }
     let stored: Pending<void>;
     try {
@@ -298,7 +298,7 @@ export class GameService {
         if (game instanceof Refusal) return game;
         // With a shared store, what this instance remembers may be behind what another one stored.
         if (!this.shared) return answer(game);
-        return after(this.reread(game, answer), (answered) => answered ?? new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId' }));
+        return after(this.reread(game, answer), (answered) => answered ?? new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId', params: { game: gameId } }));
       }),
     );
   }
@@ -318,8 +318,8 @@ export class GameService {
   private ownGame(player: PlayerView, gameId: number): Pending<LiveGame | Refusal> {
     if (this.closing) return new Refusal('server-closing', 'the server is shutting down: reconnect in a moment');
     return after(this.get(gameId), (game) => {
-      if (!game) return new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId' });
-      if (game.playerId !== player.id) return new Refusal('not-your-game', `game ${gameId} belongs to another player`, { field: 'gameId' });
+      if (!game) return new Refusal('unknown-game', `there is no game ${gameId}`, { field: 'gameId', params: { game: gameId } });
+      if (game.playerId !== player.id) return new Refusal('not-your-game', `game ${gameId} belongs to another player`, { field: 'gameId', params: { game: gameId } });
       return game;
     });
   }
@@ -341,7 +341,7 @@ export class GameService {
     const state = this.ending.get(game.id) ?? game.state;
     if (state === 'playing') return undefined;
     const message = `game ${game.id} is over (${state}): no more actions`;
-    return new Refusal('game-over', message, { field: 'gameId', nextIndex: game.actions.length });
+    return new Refusal('game-over', message, { field: 'gameId', nextIndex: game.actions.length, params: { game: game.id, state } });
   }
 
   /** Ends a playing game without an action (resignation, time limit). */

@@ -1,8 +1,6 @@
 import fp from 'fastify-plugin';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { analysisAnswer, dailyAnalysisAnswer, dayParams, gameIdParams } from '../../contract/index.js';
 import { AnalysisService, type AnalysisRules } from '../analyses.js';
-import { ERROR_ANSWERS } from '../http.js';
+import { serve } from '../http.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,13 +18,8 @@ export default fp<{ rules: AnalysisRules }>(
     app.scheduler.onTakeover(() => analyses.resume());
     app.addHook('preClose', async () => analyses.close());
 
-    const api = app.withTypeProvider<ZodTypeProvider>();
-    api.get('/api/games/:id/analysis', { schema: { params: gameIdParams, response: { 200: analysisAnswer, ...ERROR_ANSWERS } } }, async (request) =>
-      analyses.answer(request.params.id),
-    );
-    api.get('/api/daily/:day/analysis', { schema: { params: dayParams, response: { 200: dailyAnalysisAnswer, ...ERROR_ANSWERS } } }, async (request) =>
-      analyses.dayAnswer(request.params.day),
-    );
+    serve(app, 'analysis', async (request) => analyses.answer(request.params.id));
+    serve(app, 'dailyAnalysis', async (request) => analyses.dayAnswer(request.params.day));
   },
   { name: 'analyses', dependencies: ['db', 'games', 'replays', 'daily', 'scheduler', 'events'] },
 );

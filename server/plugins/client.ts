@@ -41,9 +41,9 @@ export default fp<{ clientDir: string | null }>(
       // A path that is no page gets the app all the same (its page says "Not found"), with a 404.
       if (hasClient && !api && (request.method === 'GET' || request.method === 'HEAD')) return reply.code(pageOf(path) ? 200 : 404).sendFile('index.html');
       const allowed = app.routeTable.methodsAt(path);
-      if (allowed.length === 0) throw new Refusal('not-found', `no route ${request.method} ${path}`);
+      if (allowed.length === 0) throw new Refusal('not-found', `no route ${request.method} ${path}`, { params: { method: request.method, path } });
       reply.header('allow', allowed.join(', '));
-      throw new Refusal('method-not-allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}`);
+      throw new Refusal('method-not-allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}`, { params: { method: request.method, path, allowed: allowed.join(', ') } });
     });
   },
   { name: 'client' },

@@ -1,7 +1,5 @@
 import fp from 'fastify-plugin';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { healthAnswer, readyAnswer } from '../../contract/index.js';
-import { ERROR_ANSWERS } from '../http.js';
+import { serve } from '../http.js';
 import { busReady } from './bus.js';
 
 /**
@@ -13,14 +11,13 @@ import { busReady } from './bus.js';
  */
 export default fp(
   async (app) => {
-    const api = app.withTypeProvider<ZodTypeProvider>();
     // 503 is an answer of these routes, not an error: the body says what is wrong.
-    api.get('/api/health', { schema: { response: { 200: healthAnswer, 503: healthAnswer, ...ERROR_ANSWERS } } }, async (_request, reply) => {
+    serve(app, 'health', async (_request, reply) => {
       const closing = app.games.closing;
       reply.code(closing ? 503 : 200);
       return { status: closing ? ('closing' as const) : ('ok' as const), uptimeSeconds: Math.round(process.uptime()) };
     });
-    api.get('/api/ready', { schema: { response: { 200: readyAnswer, 503: readyAnswer, ...ERROR_ANSWERS } } }, async (_request, reply) => {
+    serve(app, 'ready', async (_request, reply) => {
       const closing = app.games.closing;
       const { database, code } = await app.storage.ready();
       if (database !== 'ok') app.log.warn({ code, database }, 'readiness: the database cannot take writes');

@@ -1,11 +1,9 @@
 import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
-import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ERROR_ANSWERS } from '../http.js';
-
-/** What `/api/openapi.json` answers: an OpenAPI 3.1 document (its inside is @fastify/swagger's). */
-const openapiAnswer = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string() }), paths: z.record(z.string(), z.unknown()) });
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import type { openapiAnswer } from '../../contract/index.js';
+import { serve } from '../http.js';
 
 /**
  * The OpenAPI document at `/api/openapi.json`, written from the zod schemas every route
@@ -24,11 +22,7 @@ export default fp(
       },
       transform: jsonSchemaTransform,
     });
-    app.withTypeProvider<ZodTypeProvider>().get(
-      '/api/openapi.json',
-      { schema: { summary: 'This document', response: { 200: openapiAnswer, ...ERROR_ANSWERS } } },
-      async () => app.swagger() as unknown as z.output<typeof openapiAnswer>,
-    );
+    serve(app, 'openapi', async () => app.swagger() as unknown as z.output<typeof openapiAnswer>);
   },
   { name: 'openapi' },
 );

@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createPlayerAnswer, createPlayerBody, meAnswer, type PlayerView } from '../../contract/index.js';
+import type { PlayerView } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
-import { ERROR_ANSWERS } from '../http.js';
+import { serve } from '../http.js';
 import { PlayerService } from '../players.js';
 
 declare module 'fastify' {
@@ -40,13 +39,12 @@ export default fp(
       request.player = player;
     });
 
-    const api = app.withTypeProvider<ZodTypeProvider>();
-    api.post('/api/players', { schema: { body: createPlayerBody, response: { 201: createPlayerAnswer, ...ERROR_ANSWERS } } }, async (request, reply) => {
+    serve(app, 'createPlayer', async (request, reply) => {
       reply.code(201);
       return players.create(request.body.name);
     });
 
-    api.get('/api/me', { schema: { response: { 200: meAnswer, ...ERROR_ANSWERS } } }, async (request) => ({ player: currentPlayer(request) }));
+    serve(app, 'me', async (request) => ({ player: currentPlayer(request) }));
   },
   { name: 'players', dependencies: ['db', 'events'] },
 );

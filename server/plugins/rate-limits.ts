@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { ROUTES, type RouteName } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
 
 export interface RateLimit {
@@ -31,15 +32,17 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   socketsPerAddress: 32,
 };
 
+/** The limit of each limited route of the contract's table, by route name. */
 const LIMITED_ROUTES = {
-  'POST /api/players': 'createPlayer',
-  'POST /api/races': 'createRace',
-  'POST /api/daily/start': 'dailyStart',
-  'POST /api/series': 'createSeries',
-  'POST /api/series/:code/deals/:deal': 'seriesDeal',
-} as const satisfies Record<string, keyof RateLimits>;
+  createPlayer: 'createPlayer',
+  createRace: 'createRace',
+  startDaily: 'dailyStart',
+  createSeries: 'createSeries',
+  dealSeries: 'seriesDeal',
+} as const satisfies { readonly [name in RouteName]?: keyof RateLimits };
 
-const SOCKET_ROUTE = 'GET /ws';
+const routeKey = (name: RouteName): string => `${ROUTES[name].method} ${ROUTES[name].path}`;
+const SOCKET_ROUTE = routeKey('socket');
 const counted = Symbol('lucie.countedSocket');
 
 /**
@@ -52,12 +55,14 @@ export default fp<{ limits: RateLimits }>(
     await app.register(rateLimit, {
       global: false,
       errorResponseBuilder: (_request, context) =>
-        new Refusal('rate-limited', `too many requests from your address: at most ${context.max} here per ${context.after}; retry after that`),
+        new Refusal('rate-limited', `too many requests from your address: at most ${context.max} here per ${context.after}; retry after that`, {
+          params: { limit: context.max, seconds: Math.ceil(context.ttl / 1000) },
+        }),
     });
     const hooks = new Map<string, onRequestHookHandler>(
       Object.entries(LIMITED_ROUTES).map(([route, name]) => {
         const { max, windowMs } = limits[name];
-        return [route, app.rateLimit({ max, timeWindow: windowMs }) as onRequestHookHandler];
+        return [routeKey(route as RouteName), app.rateLimit({ max, timeWindow: windowMs }) as onRequestHookHandler];
       }),
     );
     hooks.set(SOCKET_ROUTE, capSockets(limits.socketsPerAddress));
@@ -80,7 +85,7 @@ function capSockets(cap: number): onRequestHookHandler {
     if (connection[counted]) return;
     const address = request.ip;
     const count = open.get(address) ?? 0;
-    if (count >= cap) throw new Refusal('too-many-sockets', `at most ${cap} open websockets per address: close one first`);
+    if (count >= cap) throw new Refusal('too-many-sockets', `at most ${cap} open websockets per address: close one first`, { params: { limit: cap } });
     open.set(address, count + 1);
     connection[counted] = true;
     connection.once('close', () => {

@@ -2,8 +2,7 @@ import websocket from '@fastify/websocket';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RawData, WebSocket } from 'ws';
-import { z } from 'zod';
-import { CLIENT_MESSAGE_TYPES, clientMessage, socketQuery, type ClientMessage, type ServerMessageOf } from '../../contract/index.js';
+import { CLIENT_MESSAGE_TYPES, clientMessage, ROUTE_SCHEMAS, ROUTES, type ClientMessage, type CodedError, type ErrorMessage } from '../../contract/index.js';
 import { describeZodError, Refusal } from '../errors.js';
 import { ERROR_ANSWERS } from '../http.js';
 import { send, type Peer } from '../hub.js';
@@ -52,7 +51,8 @@ class TokenBucket {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-type ErrorFields = Omit<ServerMessageOf<'error'>, 'type'>;
+/** An `error` message's fields but its type, code and params kept together. */
+type ErrorFields = Omit<ErrorMessage, 'type' | 'code' | 'params'> & CodedError;
 
 /** A frame as it arrived, within the socket's budget. */
 interface Frame {
@@ -98,13 +98,12 @@ export default fp<{ limits: SocketLimits }>(
 
     // The token comes in the query (browsers cannot set headers on a websocket); none: a spectator.
     // Read by the route's schema first, so a repeated `token` is a 400 naming it; all before the upgrade.
+    // The websocket route is registered here (fastify's websocket options), from the contract's table all the same.
+    const { response, ...parts } = ROUTE_SCHEMAS.socket;
     app.withTypeProvider<ZodTypeProvider>().route({
-      method: 'GET',
-      url: '/ws',
-      schema: {
-        querystring: socketQuery,
-        response: { 101: z.null().describe('Switching Protocols: the socket is open, its messages are contract/socket.ts'), ...ERROR_ANSWERS },
-      },
+      method: ROUTES.socket.method,
+      url: ROUTES.socket.path,
+      schema: { ...parts, response: { ...response, ...ERROR_ANSWERS } },
       preHandler: async (request) => {
         const { token } = request.query;
         if (token === undefined) return;
@@ -159,7 +158,7 @@ export default fp<{ limits: SocketLimits }>(
         const reply = (fields: ErrorFields) => send(socket, { type: 'error', ...fields });
         const failed = (error: unknown) => {
           log.error({ err: error }, 'websocket frame handling failed');
-          reply({ code: 'internal', message: 'the server failed on this message; nothing was applied' });
+          reply({ code: 'internal', message: 'the server failed on this message; nothing was applied', params: {} });
         };
 
         /** A frame over the budget: the first of a run is told so, the rest are dropped quietly. */
@@ -170,21 +169,22 @@ export default fp<{ limits: SocketLimits }>(
           reply({
             code: 'rate-limited',
             message: `too many messages: at most ${limits.burst} at once and ${limits.perSecond} per second; this one was dropped`,
+            params: { limit: limits.perSecond, seconds: 1 },
           });
         }
 
         function onFrame(data: RawData, isBinary: boolean): Promise<void> | void {
           bucket.warned = false;
           const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-          if (isBinary) return reply({ code: 'bad-message', message: 'frames must be JSON text, not binary' });
+          if (isBinary) return reply({ code: 'bad-message', message: 'frames must be JSON text, not binary', params: { field: null, issue: 'binary', min: null, max: null } });
           if (bytes.length > limits.frameBytes) {
-            return reply({ code: 'too-large', message: `a message may hold at most ${limits.frameBytes} bytes (this one: ${bytes.length}); it was not read` });
+            return reply({ code: 'too-large', message: `a message may hold at most ${limits.frameBytes} bytes (this one: ${bytes.length}); it was not read`, params: { limit: limits.frameBytes } });
           }
           let value: unknown;
           try {
             value = JSON.parse(bytes.toString('utf8'));
           } catch (error) {
-            return reply({ code: 'bad-json', message: `not JSON: ${(error as Error).message}` });
+            return reply({ code: 'bad-json', message: `not JSON: ${(error as Error).message}`, params: {} });
           }
           const type = isObject(value) && typeof value.type === 'string' ? value.type : undefined;
           if (type !== undefined && !(CLIENT_MESSAGE_TYPES as readonly string[]).includes(type)) {
@@ -193,6 +193,7 @@ export default fp<{ limits: SocketLimits }>(
               field: 'type',
               request: type.slice(0, 32),
               message: `unknown message type "${type.slice(0, 32)}" (one of ${CLIENT_MESSAGE_TYPES.join(', ')})`,
+              params: { type: type.slice(0, 32) },
             });
           }
           const parsed = clientMessage.safeParse(value);
@@ -203,7 +204,7 @@ export default fp<{ limits: SocketLimits }>(
           const refuse = (refusal: Refusal | undefined) => {
             if (!refusal) return;
             reply({
-              code: refusal.code,
+              ...refusal.coded,
               message: refusal.message,
               ...(refusal.field !== undefined && { field: refusal.field }),
               ...(refusal.nextIndex !== undefined && { nextIndex: refusal.nextIndex }),
@@ -227,14 +228,14 @@ export default fp<{ limits: SocketLimits }>(
             if (code === undefined) throw error;
             log.warn({ err: error, code, request: message.type }, 'storage failure: message refused, nothing changed');
             app.metrics.storageFailed('socket');
-            return new Refusal('storage-unavailable', `the database cannot store this now (${code}): nothing changed, send it again in a moment`);
+            return new Refusal('storage-unavailable', `the database cannot store this now (${code}): nothing changed, send it again in a moment`, { params: { cause: code } });
           }
         }
 
         /** The race's view, then (for its racer) their game, then every change as it happens. */
         async function watch(code: string): Promise<Refusal | undefined> {
           const race = await app.races.view(code);
-          if (!race) return new Refusal('unknown-race', `there is no race ${code}`, { field: 'code' });
+          if (!race) return new Refusal('unknown-race', `there is no race ${code}`, { field: 'code', params: { race: code } });
           app.hub.watch(peer, code);
           send(socket, { type: 'race', race, serverTime: app.clock.now() });
           if (!peer.player) return undefined;

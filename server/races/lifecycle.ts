@@ -148,9 +148,9 @@ export class RaceLifecycle {
 
   /** The creator removes a racer from the lobby. */
   async kick(creator: PlayerView, race: RaceRow, playerId: number): Promise<void> {
-    if (race.creatorId !== creator.id) throw new Refusal('not-creator', 'only the creator of the race can remove a racer');
+    if (race.creatorId !== creator.id) throw new Refusal('not-creator', 'only the creator of the race can remove a racer', { params: { race: race.code } });
     this.mustBeLobby(race, 'remove racers from');
-    if (playerId === creator.id) throw new Refusal('cannot-kick-self', 'you cannot remove yourself: leave the race instead', { field: 'playerId' });
+    if (playerId === creator.id) throw new Refusal('cannot-kick-self', 'you cannot remove yourself: leave the race instead', { field: 'playerId', params: { race: race.code } });
     await this.mustBeSeated(race, playerId, `player ${playerId} has no seat in race ${race.code}`, 'playerId');
     if (!(await this.unseat(race, await this.playerOf(playerId), 'kicked'))) await this.stillLobby(race, 'remove racers from');
   }
@@ -266,7 +266,7 @@ export class RaceLifecycle {
   }
 
   private async mustBeSeated(race: RaceRow, playerId: number, message: string, field?: string): Promise<void> {
-    if (!(await this.store.entry(race.id, playerId))) throw new Refusal('not-seated', message, field === undefined ? {} : { field });
+    if (!(await this.store.entry(race.id, playerId))) throw new Refusal('not-seated', message, { ...(field !== undefined && { field }), params: { race: race.code } });
   }
 
   private async playerOf(playerId: number): Promise<PlayerView> {

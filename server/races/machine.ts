@@ -53,12 +53,12 @@ const CLOSED_WORDS = {
 } as const;
 
 export const closedRefusal = (race: Pick<RaceRow, 'code' | 'closedReason'>): Refusal =>
-  new Refusal('race-closed', `race ${race.code} is closed: ${CLOSED_WORDS[race.closedReason ?? 'empty']}`);
+  new Refusal('race-closed', `race ${race.code} is closed: ${CLOSED_WORDS[race.closedReason ?? 'empty']}`, { params: { race: race.code, reason: race.closedReason ?? 'empty' } });
 
 /** Refused unless the race is a lobby: `what` is what a racer wanted to do to it. */
 export function lobbyRefusal(race: Pick<RaceRow, 'code' | 'state' | 'closedReason'>, what: string): Refusal | undefined {
-  if (race.state === 'closed') return new Refusal('race-closed', `race ${race.code} is closed (${race.closedReason})`);
-  if (race.state !== 'lobby') return new Refusal('not-in-lobby', `race ${race.code} has started: you cannot ${what} it any more`);
+  if (race.state === 'closed') return new Refusal('race-closed', `race ${race.code} is closed (${race.closedReason})`, { params: { race: race.code, reason: race.closedReason ?? 'empty' } });
+  if (race.state !== 'lobby') return new Refusal('not-in-lobby', `race ${race.code} has started: you cannot ${what} it any more`, { params: { race: race.code } });
   return undefined;
 }
 
@@ -69,9 +69,9 @@ export function stepRace(race: RaceFacts, command: RaceCommand): RaceStep | Refu
   switch (command.type) {
     case 'start': {
       if (race.state === 'closed') return closedRefusal(race);
-      if (race.creatorId !== command.by) return new Refusal('not-creator', 'only the player who created the race can start it');
-      if (race.state !== 'lobby') return new Refusal('not-in-lobby', `race ${race.code} has already started`);
-      if (command.seated < 2) return new Refusal('not-enough-racers', 'a race needs at least 2 racers: share the link first');
+      if (race.creatorId !== command.by) return new Refusal('not-creator', 'only the player who created the race can start it', { params: { race: race.code } });
+      if (race.state !== 'lobby') return new Refusal('not-in-lobby', `race ${race.code} has already started`, { params: { race: race.code } });
+      if (command.seated < 2) return new Refusal('not-enough-racers', 'a race needs at least 2 racers: share the link first', { params: { race: race.code, limit: 2 } });
       const startsAt = command.at + command.countdownMs;
       return {
         from: 'lobby',
@@ -99,7 +99,7 @@ export function stepRace(race: RaceFacts, command: RaceCommand): RaceStep | Refu
       };
     }
     case 'close': {
-      if (command.reason === 'cancelled' && race.creatorId !== command.by?.id) return new Refusal('not-creator', 'only the creator of the race can cancel it');
+      if (command.reason === 'cancelled' && race.creatorId !== command.by?.id) return new Refusal('not-creator', 'only the creator of the race can cancel it', { params: { race: race.code } });
       const refused = lobbyRefusal(race, 'cancel');
       if (refused) return refused;
       return {

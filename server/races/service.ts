@@ -125,8 +125,8 @@ export class RaceService {
     const seated = await this.store.entries(race.id);
     if (seated.some((entry) => entry.playerId === player.id)) return (await this.views.view(code))!;
     if (race.state === 'closed') throw closedRefusal(race);
-    if (race.state !== 'lobby') throw new Refusal('race-started', `race ${code} has started: you can watch it`);
-    if (seated.length >= race.seats) throw new Refusal('race-full', `race ${code} is full (${race.seats} seats): you can watch it`);
+    if (race.state !== 'lobby') throw new Refusal('race-started', `race ${code} has started: you can watch it`, { params: { race: code } });
+    if (seated.length >= race.seats) throw new Refusal('race-full', `race ${code} is full (${race.seats} seats): you can watch it`, { params: { race: code, seats: race.seats } });
     // After the last seat taken, whoever left before: seat order stays join order.
     await this.store.seat(race.id, player.id, Math.max(0, ...seated.map((entry) => entry.seat)) + 1, this.clock.now());
     await this.lifecycle.seated(race, player.id);
@@ -139,7 +139,7 @@ export class RaceService {
     const step = stepRace(race, { type: 'start', by: player.id, seated, at: this.clock.now(), countdownMs: this.timing.countdownMs })!;
     if (step instanceof Refusal) throw step;
     // A lobby closed (its limit, another instance) or started since it was read above is not started again.
-    if (!(await this.store.transition(race.id, step.from, step.change))) throw new Refusal('not-in-lobby', `race ${code} is no longer a lobby`);
+    if (!(await this.store.transition(race.id, step.from, step.change))) throw new Refusal('not-in-lobby', `race ${code} is no longer a lobby`, { params: { race: code } });
     await this.effects.run(race, step.effects.filter((effect) => effect.type !== 'broadcast'));
     return this.views.broadcastView(code);
   }
@@ -170,8 +170,8 @@ export class RaceService {
    */
   async rematch(player: PlayerView, code: string, answer: 'accept' | 'decline'): Promise<RaceView> {
     const race = await this.mustFind(code);
-    if (race.state !== 'finished') throw new Refusal('not-finished', `race ${code} is not finished: a rematch is offered on its standings`);
-    if (!(await this.store.entry(race.id, player.id))) throw new Refusal('not-a-racer', `you did not race in ${code}: only its racers can ask for a rematch`);
+    if (race.state !== 'finished') throw new Refusal('not-finished', `race ${code} is not finished: a rematch is offered on its standings`, { params: { race: code } });
+    if (!(await this.store.entry(race.id, player.id))) throw new Refusal('not-a-racer', `you did not race in ${code}: only its racers can ask for a rematch`, { params: { race: code } });
     const next = await this.store.rematchOf(race.id);
     if (answer === 'accept') {
       if (!next) {
@@ -210,7 +210,7 @@ export class RaceService {
 
   async mustFind(code: string): Promise<RaceRow> {
     const race = await this.find(code);
-    if (!race) throw new Refusal('unknown-race', `there is no race ${code}`);
+    if (!race) throw new Refusal('unknown-race', `there is no race ${code}`, { params: { race: code } });
     return race;
   }
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { humanize } from '../../client/src/lib/moves.js';
 import { buildReplay } from '../../client/src/lib/replay.js';
 import { LEADERBOARD_PAGE, type CreatePlayerAnswer, type DailyStartAnswer, type GameSummaryAnswer } from '../../contract/index.js';
-import { parseRecord, verifyRecord, type Card } from '../../shared/index.js';
+import { parseRecord, problemText, verifyRecord, type Card } from '../../shared/index.js';
 import { Client } from '../support/socket-client.js';
 import { Mirror, playToEnd } from '../support/mirror.js';
 import { BoardDriver } from './board-driver.js';
@@ -186,7 +186,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
     // Back one step with the arrow key, and a jump from the list of actions, each against the engine.
     const record = await (await fetch(`${server.base}/api/games/${gameId}/record`, { headers: { authorization: `Bearer ${await token(page)}` } })).json();
     const parsed = parseRecord(record);
-    if (!parsed.ok) throw new Error(parsed.error);
+    if (!parsed.ok) throw new Error(problemText(parsed.error));
     expect(parsed.value.actions).toEqual(driver.actions);
     const { positions } = buildReplay(parsed.value);
     await page.keyboard.press('ArrowLeft');
@@ -232,7 +232,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
     await download.saveAs(path);
     const downloaded = readFileSync(path, 'utf8');
     const record = parseRecord(downloaded);
-    if (!record.ok) throw new Error(record.error);
+    if (!record.ok) throw new Error(problemText(record.error));
     expect(record.value.actions).toEqual(driver.actions);
     const replayed = buildReplay(record.value);
     const verdict = verifyRecord(downloaded);
@@ -262,7 +262,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
     }, readFileSync(tampered, 'utf8'));
     await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer: transfer });
     await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('The record breaks at action 5 (index 4) 18>18');
-    expect(await page.getByTestId('break-reason').textContent()).toBe(humanize(broken.ok ? '' : broken.reason));
+    expect(await page.getByTestId('break-reason').textContent()).toBe(humanize(broken.ok ? '' : problemText(broken.problem)));
     // The replay opens where the record breaks: after the four legal actions.
     await expect.poll(() => page.getByTestId('replay-step').textContent()).toMatch(/^Step 4 of 4/);
     expect(await readFans(page, 'Replay board')).toEqual(replayed.positions[4]!.fans);

@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAction } from '../../client/src/lib/moves.js';
-import { dealLayout, Position } from '../../shared/index.js';
+import { dealLayout, Position, problemText } from '../../shared/index.js';
 import { seedDealer, solveDeal, solvePar } from '../../solver/index.js';
 import { buildClient, openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
@@ -28,7 +28,7 @@ afterAll(async () => {
 const SEED = 's0';
 const start = (): Position => {
   const position = Position.start('strict', dealLayout(SEED, 'strict'));
-  if (!position.ok) throw new Error(position.error);
+  if (!position.ok) throw new Error(problemText(position.error));
   return position.value;
 };
 

@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeKey, sourcePlace } from '../../client/src/lib/board/places.js';
-import { dealLayout, Position, redealLayout, sourceOf, type Layout } from '../../shared/index.js';
+import { dealLayout, Position, redealLayout, sourceOf, type Layout, problemText } from '../../shared/index.js';
 import { BoardDriver } from './board-driver.js';
 import { buildClient, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
@@ -32,7 +32,7 @@ const message = () => board().getByRole('status');
 const targets = () => board().locator('.target').evaluateAll((found) => found.map((element) => element.getAttribute('data-target')));
 const startOf = (layout: Layout): Position => {
   const start = Position.start('strict', layout);
-  if (!start.ok) throw new Error(start.error);
+  if (!start.ok) throw new Error(problemText(start.error));
   return start.value;
 };
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DailySession as DailySessionType } from '../../client/src/lib/daily.svelte.js';
 import type { GameMessage } from '../../client/src/lib/game-session.svelte.js';
 import type { GameStatus } from '../../contract/index.js';
-import { dealLayout, makeAction, makeLayout, Position, type Action } from '../../shared/index.js';
+import { dealLayout, makeAction, makeLayout, Position, type Action, problemText } from '../../shared/index.js';
 import { FakeSocket, stubBrowser } from './fake-browser.js';
 
 const first = dealLayout('daily-session', 'strict');
@@ -29,7 +29,7 @@ const game = (actions: string[] = []): GameMessage => ({
 /** The first moves the engine offers from the deal, in order. */
 const moves = (count: number): Action[] => {
   const start = Position.start('strict', first);
-  if (!start.ok) throw new Error(start.error);
+  if (!start.ok) throw new Error(problemText(start.error));
   const played: Action[] = [];
   for (let i = 0; i < count; i++) {
     const action = start.value.legalActions().find((candidate) => candidate.type !== 'redeal')!;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { codeFrom, duration } from '../../client/src/lib/format.js';
 import { attemptProblem, describeAction, humanize, stuckReason } from '../../client/src/lib/moves.js';
-import { actionFor, parseCard, type Card, type Source, type Target } from '../../shared/index.js';
+import { actionFor, parseCard, type Card, type Source, type Target, problemText } from '../../shared/index.js';
 import { DEAD, play, start, swap } from '../shared/helpers.js';
 
 const card = (text: string): Card => {
   const parsed = parseCard(text);
-  if (!parsed.ok) throw new Error(parsed.error);
+  if (!parsed.ok) throw new Error(problemText(parsed.error));
   return parsed.value;
 };
 const fan = (number: number): Source => ({ kind: 'fan', fan: number - 1 });

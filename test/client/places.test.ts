@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlace, placeKey, sourceAt, sourcePlace, targetAt, type Place } from '../../client/src/lib/board/places.js';
-import { parseCard, type Card } from '../../shared/index.js';
+import { parseCard, type Card, problemText } from '../../shared/index.js';
 import { DEAD, play, start, swap } from '../shared/helpers.js';
 
 const card = (text: string): Card => {
   const parsed = parseCard(text);
-  if (!parsed.ok) throw new Error(parsed.error);
+  if (!parsed.ok) throw new Error(problemText(parsed.error));
   return parsed.value;
 };
 

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RaceSession as RaceSessionType } from '../../client/src/lib/race.svelte.js';
 import type { GameStatus, RaceView, ServerMessage } from '../../contract/index.js';
-import { dealLayout, makeAction, makeLayout, parseAction, redealLayout, type Action } from '../../shared/index.js';
+import { dealLayout, makeAction, makeLayout, parseAction, redealLayout, type Action, problemText } from '../../shared/index.js';
 import { FakeSocket, stubBrowser } from './fake-browser.js';
 
 const SEED = 'client-session';
@@ -52,7 +52,7 @@ const game = (actions: string[] = []): ServerMessage => ({
 });
 const act = (text: string): Action => {
   const action = parseAction(text);
-  if (!action.ok) throw new Error(action.error);
+  if (!action.ok) throw new Error(problemText(action.error));
   return action.value;
 };
 
@@ -104,7 +104,16 @@ describe('a race session', () => {
   it('rolls an optimistic move back on an error, shows why, and resyncs', () => {
     const move = session.legal.find((action) => action.type !== 'redeal')!;
     session.act(move);
-    socket.deliver({ type: 'error', code: 'illegal-action', message: '8C cannot go on 9S: a card goes only on the next higher card of its own suit', request: 'action', gameId: 7, index: 0, nextIndex: 0 });
+    socket.deliver({
+      type: 'error',
+      code: 'illegal-action',
+      message: '8C cannot go on 9S: a card goes only on the next higher card of its own suit',
+      params: { action: '4>12', problem: { code: 'cannot-build', card: 7, target: 47, rule: 'same-suit-down' } },
+      request: 'action',
+      gameId: 7,
+      index: 0,
+      nextIndex: 0,
+    });
     expect(session.pending).toHaveLength(0);
     expect(makeLayout(session.position!.fans)).toEqual(makeLayout(first));
     expect(session.notice).toBe('8♣ cannot go on 9♠: a card goes only on the next higher card of its own suit');

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RaceReplayAnswer, RaceView } from '../../contract/index.js';
 import { buildTimeline, stepAt } from '../../client/src/lib/race-timeline.js';
-import { dealLayout, makeAction, makeLayout, Position } from '../../shared/index.js';
+import { dealLayout, makeAction, makeLayout, Position, problemText } from '../../shared/index.js';
 
 const SEED = 'timeline-seed';
 const START = 1_000_000;
@@ -10,7 +10,7 @@ const START = 1_000_000;
 /** The first `count` legal non-redeal moves from the seed's first layout. */
 function firstMoves(count: number): string[] {
   const position = Position.start('strict', dealLayout(SEED, 'strict'));
-  if (!position.ok) throw new Error(position.error);
+  if (!position.ok) throw new Error(problemText(position.error));
   const actions: string[] = [];
   for (let i = 0; i < count; i++) {
     const action = position.value.legalActions().find((candidate) => candidate.type !== 'redeal')!;

@@ -24,7 +24,7 @@ describe('a record’s meta is shown as claims, checked against the replay', () 
     expect(metaClaims(record({ state: 'out-of-moves' }), legal(31, true))).toEqual([{ label: 'State', value: 'out of moves', conflict: null }]);
     expect(metaClaims(record({ state: 'out-of-moves' }), legal(31, false))[0]!.conflict).toBe('moves remain after the last action');
     expect(metaClaims(record({ state: 'resigned' }), legal(52, true))[0]!.conflict).toBe('the moves bring all 52 cards home, so the game was won');
-    const broken: VerifyOutcome = { ok: false, index: 3, action: '1>F', reason: 'nope' } as VerifyOutcome;
+    const broken: VerifyOutcome = { ok: false, index: 3, action: '1>F', problem: { code: 'fan-empty', fan: 1 } };
     expect(metaClaims(record({ state: 'won' }), broken)[0]!.conflict).toBeNull();
     expect(metaClaims(record({ player: 7 }), legal(1, true))).toEqual([]);
   });

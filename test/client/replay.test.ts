@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { humanize } from '../../client/src/lib/moves.js';
 import { buildReplay, openRecord, recordFileName, recordText } from '../../client/src/lib/replay.js';
 import {
+  problemText,
   dealLayout,
   makeBoard,
   makeRecord,
@@ -23,7 +24,7 @@ import { layout, WINNABLE, WINNING_ACTIONS } from '../shared/helpers.js';
 function playedRecord(seed: string): GameRecord {
   const deals: Layout[] = [dealLayout(seed, 'strict')];
   const start = Position.start('strict', deals[0]!);
-  if (!start.ok) throw new Error(start.error);
+  if (!start.ok) throw new Error(problemText(start.error));
   const position = start.value;
   const actions: Action[] = [];
   for (;;) {
@@ -99,14 +100,14 @@ describe('openRecord', () => {
     expect(replay.steps).toHaveLength(actions.length);
     expect(replay.steps.slice(0, broken).every((step) => step.playable)).toBe(true);
     expect(replay.steps[broken]).toMatchObject({ text: actions[broken], playable: false, card: null });
-    expect(replay.steps[broken]!.description).toBe(humanize(replay.failure!.reason));
-    expect(replay.failure!.reason).toMatch(/fan 18/);
+    expect(replay.steps[broken]!.description).toBe(humanize(problemText(replay.failure!.problem)));
+    expect(replay.failure!.problem).toMatchObject({ fan: 18 });
     expect(replay.steps.slice(broken + 1).every((step) => !step.playable && step.description.startsWith('not played'))).toBe(true);
   });
 
   it('writes the engine’s reason with card symbols', () => {
     const opened = openRecord(JSON.stringify({ format: 'lucie-record/1', variant: 'strict', deals: [WINNABLE], actions: ['2>F'] }));
-    expect(opened.verdict).toEqual({ ok: false, index: 0, action: '2>F', reason: '4C cannot go to the foundation: the clubs foundation starts with AC' });
+    expect(opened.verdict).toEqual({ ok: false, index: 0, action: '2>F', problem: { code: 'foundation-starts', card: 3, needed: 0 } });
     expect(opened.replay!.steps[0]!.description).toBe('4♣ cannot go to the foundation: the clubs foundation starts with A♣');
     expect(opened.replay!.positions).toHaveLength(1);
   });
@@ -114,7 +115,7 @@ describe('openRecord', () => {
   it('gives no replay for a record that cannot be read, with the engine’s reason', () => {
     expect(openRecord('{"format":')).toMatchObject({ verdict: { ok: false, index: null }, replay: null });
     expect(openRecord(JSON.stringify({ ...makeRecord(game), format: 'lucie-record/2' }))).toEqual({
-      verdict: { ok: false, index: null, reason: 'unsupported format "lucie-record/2" (expected "lucie-record/1")' },
+      verdict: { ok: false, index: null, problem: { code: 'unsupported-format', text: 'lucie-record/2' } },
       replay: null,
     });
     const missingCard = { ...makeRecord(game), deals: [makeRecord(game).deals[0]!.slice(0, -1)] };
@@ -124,7 +125,7 @@ describe('openRecord', () => {
   it('replays a record in full yet reports a deal that no redeal reaches', () => {
     const extra = { format: 'lucie-record/1', variant: 'strict', deals: [WINNABLE, WINNABLE], actions: ['1>F'] };
     const opened = openRecord(JSON.stringify(extra));
-    expect(opened.verdict).toEqual({ ok: false, index: null, reason: 'deals[1] is never reached: only 0 redeal(s) were made' });
+    expect(opened.verdict).toEqual({ ok: false, index: null, problem: { code: 'deal-never-reached', deal: 1, redeals: 0 } });
     expect(opened.replay!.positions).toHaveLength(2);
     expect(opened.replay!.steps.every((step) => step.playable)).toBe(true);
   });

@@ -115,20 +115,30 @@ describe('bad websocket input', () => {
     expect((await api(server.app, 'GET', '/api/health')).status).toBe(200);
   });
 
-  it('an illegal action gets the engine’s reason', async () => {
+  it('an illegal action gets the engine’s problem as params, and its reason in English', async () => {
     a.send({ type: 'action', gameId: mirrorA.gameId, index: 1, action: '1>1' });
-    expect(await a.next('error')).toMatchObject({ code: 'illegal-action', field: 'action', nextIndex: 1, message: '"1>1": a card cannot move onto its own fan' });
+    expect(await a.next('error')).toMatchObject({
+      code: 'illegal-action',
+      field: 'action',
+      nextIndex: 1,
+      message: '"1>1": a card cannot move onto its own fan',
+      params: { action: '1>1', problem: { code: 'own-fan' } },
+    });
     a.send({ type: 'action', gameId: mirrorA.gameId, index: 1, action: '40>F' });
-    expect((await a.next('error')).message).toBe('"40>F": there is no fan 40 (this layout has fans 1-18)');
+    const missing = await a.next('error');
+    expect(missing.message).toBe('"40>F": there is no fan 40 (this layout has fans 1-18)');
+    expect(missing.params).toEqual({ action: '40>F', problem: { code: 'no-such-fan', fan: 40, fans: 18 } });
     a.send({ type: 'action', gameId: mirrorA.gameId, index: 1, action: 'C1>F' });
-    expect((await a.next('error')).message).toMatch(/reserve cells exist only in the fan-reserve variant/);
+    const cell = await a.next('error');
+    expect(cell.message).toMatch(/reserve cells exist only in the fan-reserve variant/);
+    expect(cell.params).toEqual({ action: 'C1>F', problem: { code: 'no-cells', variant: 'strict' } });
     await unchanged();
   });
 
   it('an action that is not in record notation', async () => {
     a.send({ type: 'action', gameId: mirrorA.gameId, index: 1, action: '1 > F' });
     const error = await a.next('error');
-    expect(error).toMatchObject({ code: 'illegal-action', field: 'action' });
+    expect(error).toMatchObject({ code: 'illegal-action', field: 'action', params: { action: '1 > F', problem: { code: 'not-an-action', text: '1 > F' } } });
     expect(error.message).toMatch(/is not an action/);
     await unchanged();
   });

@@ -104,7 +104,13 @@ describe('query strings and path parameters', () => {
       ['/ws?token=a&token=b', 'token'],
     ] as const) {
       const { body } = await refused({ method: 'GET', url, headers: auth() }, 'invalid-query');
-      expect(body).toEqual({ statusCode: 400, code: 'invalid-query', field, message: `${field}: give this parameter once` });
+      expect(body).toEqual({
+        statusCode: 400,
+        code: 'invalid-query',
+        field,
+        message: `${field}: give this parameter once`,
+        params: { field, issue: 'repeated', min: null, max: null },
+      });
     }
   });
 

@@ -285,7 +285,12 @@ describe('the lobby', () => {
     expect(cancelled.body.race).toMatchObject({ state: 'closed', closedReason: 'cancelled' });
     expect((await watcher.next('race-event')).event).toMatchObject({ kind: 'cancelled', player: { name: 'Ana' } });
     expect((await view(app, code)).closedReason).toBe('cancelled');
-    expect((await api(app, 'POST', `/api/races/${code}/join`, cid)).body).toMatchObject({ statusCode: 409, code: 'race-closed', message: `race ${code} is closed: its creator cancelled it` });
+    expect((await api(app, 'POST', `/api/races/${code}/join`, cid)).body).toMatchObject({
+      statusCode: 409,
+      code: 'race-closed',
+      message: `race ${code} is closed: its creator cancelled it`,
+      params: { race: code, reason: 'cancelled' },
+    });
     expect((await api(app, 'POST', `/api/races/${code}/start`, ana)).body).toMatchObject({ code: 'race-closed' });
     expect((await api(app, 'POST', `/api/races/${code}/cancel`, ana)).body).toMatchObject({ code: 'race-closed' });
   });

@@ -14,7 +14,7 @@ describe('per-address rate limits', () => {
     for (let i = 0; i < 3; i++) expect((await create('10.0.0.1')).statusCode).toBe(201);
     const refused = await create('10.0.0.1');
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ statusCode: 429, code: 'rate-limited', message: expect.stringContaining('at most 3') });
+    expect(refused.json()).toEqual({ statusCode: 429, code: 'rate-limited', message: expect.stringContaining('at most 3'), params: { limit: 3, seconds: 60 } });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Another address is not affected, and nothing was created by the refused request.
     expect((await create('10.0.0.2')).statusCode).toBe(201);

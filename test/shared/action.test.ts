@@ -4,7 +4,7 @@ import { makeAction, parseAction, type Action } from '../../shared/index.js';
 
 const notAnAction = (text: string) => ({
   ok: false,
-  error: `"${text}" is not an action (a>F, a>b, a>Cn, Cn>b, Cn>F, R, M XY>b or M XY>F)`,
+  error: { code: 'not-an-action', text },
 });
 
 describe('actions in record notation', () => {

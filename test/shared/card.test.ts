@@ -62,7 +62,7 @@ describe('cards', () => {
     (text) => {
       expect(parseCard(text)).toEqual({
         ok: false,
-        error: `"${text}" is not a card (rank A 2-9 T/10 J Q K, then suit C D H S or ♣ ♦ ♥ ♠)`,
+        error: { code: 'not-a-card', text },
       });
     },
   );

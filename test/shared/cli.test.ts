@@ -37,8 +37,8 @@ describe('lucie verify', () => {
     expect(run.stdout).toBe(
       [
         '{"ok":true,"foundations":52,"won":true,"over":true,"redealsUsed":0}',
-        '{"ok":false,"index":1,"action":"1>f","reason":"\\"1>f\\" is not an action (a>F, a>b, a>Cn, Cn>b, Cn>F, R, M XY>b or M XY>F)"}',
-        '{"ok":false,"index":null,"reason":"unknown variant \\"nope\\" (one of strict, merci, trefoil, shamrocks, super-flower-garden, fan-reserve, kings-in-spaces, no-redeal)"}',
+        '{"ok":false,"index":1,"action":"1>f","code":"not-an-action","reason":"\\"1>f\\" is not an action (a>F, a>b, a>Cn, Cn>b, Cn>F, R, M XY>b or M XY>F)"}',
+        '{"ok":false,"index":null,"code":"unknown-variant","reason":"unknown variant \\"nope\\" (one of strict, merci, trefoil, shamrocks, super-flower-garden, fan-reserve, kings-in-spaces, no-redeal)"}',
         '',
       ].join('\n'),
     );
@@ -72,7 +72,7 @@ describe('lucie verify', () => {
       [0xed, 0xa0, 0x80], // a UTF-16 surrogate
     ].map((bytes, i) => file(`bad-utf8-${i}.json`, Buffer.concat([good.subarray(0, at), Buffer.from(bytes), good.subarray(at)])));
     const run = lucie(['verify', ...cases, file('good-utf8.json', good)]);
-    const notUtf8 = '{"ok":false,"index":null,"reason":"not UTF-8: the file holds bytes that are not valid UTF-8 text"}';
+    const notUtf8 = '{"ok":false,"index":null,"code":"not-utf8","reason":"not UTF-8: the file holds bytes that are not valid UTF-8 text"}';
     expect(run.stdout).toBe([notUtf8, notUtf8, notUtf8, notUtf8, '{"ok":true,"foundations":0,"won":false,"over":false,"redealsUsed":0}', ''].join('\n'));
     expect(run.status).toBe(1);
     const piped = spawnSync(process.execPath, ['bin/lucie.mjs', 'verify', '-'], { cwd: ROOT, input: Buffer.concat([good, Buffer.from([0xfe])]) });
@@ -91,6 +91,7 @@ describe('lucie verify', () => {
       [false, null],
       [false, null],
     ]);
+    expect(lines.slice(0, 3).map((outcome) => outcome.code)).toEqual(['not-json', 'unreadable-file', 'not-json']);
     expect(String(lines[0]!.reason)).toMatch(/^not JSON: /);
     expect(String(lines[1]!.reason)).toContain('missing.json');
     expect(String(lines[2]!.reason)).toMatch(/^not JSON: /);

@@ -2,6 +2,7 @@
 // which cards may go home by themselves.
 import { describe, expect, it } from 'vitest';
 import {
+  problemText,
   cardOf,
   destinations,
   isSafeHome,
@@ -18,7 +19,7 @@ import { DEAD, play, start, swap } from './helpers.js';
 
 const card = (text: string): Card => {
   const parsed = parseCard(text);
-  if (!parsed.ok) throw new Error(parsed.error);
+  if (!parsed.ok) throw new Error(problemText(parsed.error));
   return parsed.value;
 };
 const fan = (number: number): Source => ({ kind: 'fan', fan: number - 1 });

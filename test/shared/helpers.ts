@@ -8,8 +8,12 @@ import {
   makeCard,
   makeLayout,
   parseAction,
+  parseCard,
   parseLayout,
+  problemText,
+  type Card,
   type Layout,
+  type Problem,
   type VariantId,
 } from '../../shared/index.js';
 
@@ -41,9 +45,16 @@ export const WINNABLE: readonly string[] = Array.from({ length: 18 }, (_, fan) =
 /** The 52 actions that win WINNABLE: three `n>F` per fan, then `18>F`. */
 export const WINNING_ACTIONS: readonly string[] = WINNABLE.flatMap((fan, i) => fan.split(' ').map(() => `${i + 1}>F`));
 
+/** A card by its two-character name (`8C`), for the problems tests expect. */
+export function cardNamed(text: string): Card {
+  const parsed = parseCard(text);
+  if (!parsed.ok) throw new Error(problemText(parsed.error));
+  return parsed.value;
+}
+
 export function layout(fans: readonly string[]): Layout {
   const parsed = parseLayout(fans);
-  if (!parsed.ok) throw new Error(parsed.error);
+  if (!parsed.ok) throw new Error(problemText(parsed.error));
   return parsed.value;
 }
 
@@ -67,7 +78,7 @@ export function swap(fans: readonly string[], ...pairs: readonly (readonly [stri
 
 export function start(variant: VariantId, fans: readonly string[]): Position {
   const position = Position.start(variant, layout(fans));
-  if (!position.ok) throw new Error(position.error);
+  if (!position.ok) throw new Error(problemText(position.error));
   return position.value;
 }
 
@@ -77,18 +88,18 @@ export function play(position: Position, actions: readonly string[], layouts: re
   let nextLayout = 0;
   for (const text of actions) {
     const action = parseAction(text);
-    if (!action.ok) throw new Error(action.error);
+    if (!action.ok) throw new Error(problemText(action.error));
     const next = applyAction(current, action.value, action.value.type === 'redeal' ? layout(layouts[nextLayout++]!) : undefined);
-    if (!next.ok) throw new Error(`${text}: ${next.error}`);
+    if (!next.ok) throw new Error(`${text}: ${problemText(next.error)}`);
     current = next.value;
   }
   return current;
 }
 
 /** Why the action written `text` is illegal here (undefined when legal); a redeal is checked against `next`. */
-export function why(position: Position, text: string, next?: readonly string[]): string | undefined {
+export function why(position: Position, text: string, next?: readonly string[]): Problem | undefined {
   const action = parseAction(text);
-  if (!action.ok) throw new Error(action.error);
+  if (!action.ok) throw new Error(problemText(action.error));
   return position.problem(action.value, next && layout(next));
 }
 

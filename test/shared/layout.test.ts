@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DECK, dealFans, layoutProblem, makeCard, makeFan, makeLayout, parseFan, parseLayout, rankOf } from '../../shared/index.js';
-import { DEAD, layout } from './helpers.js';
+import { DEAD, layout, cardNamed } from './helpers.js';
 
 const sizes = (fans: readonly (readonly number[])[]) => fans.map((fan) => fan.length);
 
@@ -33,13 +33,13 @@ describe('reading and writing layouts', () => {
   });
 
   it.each([
-    ['QD  2S', 'fan 2: "QD  2S": cards must be separated by single spaces'],
-    [' QD', 'fan 2: " QD": cards must be separated by single spaces'],
-    ['QD ', 'fan 2: "QD ": cards must be separated by single spaces'],
-    [' ', 'fan 2: " ": cards must be separated by single spaces'],
-    ['QD\t2S', 'fan 2: "QD\t2S" is not a card (rank A 2-9 T/10 J Q K, then suit C D H S or ♣ ♦ ♥ ♠)'],
-    ['QD,2S', 'fan 2: "QD,2S" is not a card (rank A 2-9 T/10 J Q K, then suit C D H S or ♣ ♦ ♥ ♠)'],
-    ['QD 1S', 'fan 2: "1S" is not a card (rank A 2-9 T/10 J Q K, then suit C D H S or ♣ ♦ ♥ ♠)'],
+    ['QD  2S', { code: 'in-fan', fan: 2, problem: { code: 'card-spacing', text: 'QD  2S' } }],
+    [' QD', { code: 'in-fan', fan: 2, problem: { code: 'card-spacing', text: ' QD' } }],
+    ['QD ', { code: 'in-fan', fan: 2, problem: { code: 'card-spacing', text: 'QD ' } }],
+    [' ', { code: 'in-fan', fan: 2, problem: { code: 'card-spacing', text: ' ' } }],
+    ['QD\t2S', { code: 'in-fan', fan: 2, problem: { code: 'not-a-card', text: 'QD\t2S' } }],
+    ['QD,2S', { code: 'in-fan', fan: 2, problem: { code: 'not-a-card', text: 'QD,2S' } }],
+    ['QD 1S', { code: 'in-fan', fan: 2, problem: { code: 'not-a-card', text: '1S' } }],
   ])('rejects the fan %j naming the fan and the text', (fan, error) => {
     expect(parseLayout(['AC 2C', fan])).toEqual({ ok: false, error });
   });
@@ -69,39 +69,39 @@ describe('layoutProblem', () => {
   });
 
   it('names a card that appears twice', () => {
-    expect(layoutProblem(layout([...DEAD.slice(0, 17), '5C']), all)).toBe('5C appears twice');
+    expect(layoutProblem(layout([...DEAD.slice(0, 17), '5C']), all)).toEqual({ code: 'card-twice', card: cardNamed('5C') });
   });
 
   it('names a card that should not be there', () => {
     const gathered = all.filter((card) => card !== 51);
-    expect(layoutProblem(dealFans(all), gathered)).toBe('KS should not be in this layout');
+    expect(layoutProblem(dealFans(all), gathered)).toEqual({ code: 'card-not-dealt', card: cardNamed('KS') });
   });
 
   it('names every missing card', () => {
-    expect(layoutProblem(layout(DEAD.slice(0, 17)), all)).toBe('missing 5D');
-    expect(layoutProblem(layout(DEAD.slice(2)), all)).toBe('missing AC KC AD KD AH AS');
+    expect(layoutProblem(layout(DEAD.slice(0, 17)), all)).toEqual({ code: 'cards-missing', cards: [cardNamed('5D')] });
+    expect(layoutProblem(layout(DEAD.slice(2)), all)).toEqual({ code: 'cards-missing', cards: [cardNamed('AC'), cardNamed('KC'), cardNamed('AD'), cardNamed('KD'), cardNamed('AH'), cardNamed('AS')] });
   });
 
   it('rejects the wrong number of fans', () => {
     const pairs = Array.from({ length: 26 }, (_, i) => `${makeCard(2 * i)} ${makeCard(2 * i + 1)}`);
-    expect(layoutProblem(layout(pairs), all)).toBe('fan 1 has 2 cards, should have 3 (fans of 3, only the last shorter)');
-    expect(layoutProblem(layout([...DEAD, '']), all)).toBe('fan 19 has 0 cards, should not be there (52 cards make 18 fans of 3, only the last shorter)');
+    expect(layoutProblem(layout(pairs), all)).toEqual({ code: 'fan-size', fan: 1, size: 2, expected: 3 });
+    expect(layoutProblem(layout([...DEAD, '']), all)).toEqual({ code: 'extra-fan', fan: 19, size: 0, total: 52, fans: 18 });
   });
 
   it('rejects a fan of the wrong size, also a short fan that is not last', () => {
-    expect(layoutProblem(layout(['5D', ...DEAD.slice(0, 17)]), all)).toBe(
-      'fan 1 has 1 cards, should have 3 (fans of 3, only the last shorter)',
+    expect(layoutProblem(layout(['5D', ...DEAD.slice(0, 17)]), all)).toEqual(
+      { code: 'fan-size', fan: 1, size: 1, expected: 3 },
     );
-    expect(layoutProblem(layout(['AC AD KC 5D', ...DEAD.slice(1, 17), '']), all)).toBe(
-      'fan 1 has 4 cards, should have 3 (fans of 3, only the last shorter)',
+    expect(layoutProblem(layout(['AC AD KC 5D', ...DEAD.slice(1, 17), '']), all)).toEqual(
+      { code: 'fan-size', fan: 1, size: 4, expected: 3 },
     );
-    expect(layoutProblem(layout([...DEAD.slice(0, 16), '5H 5S', '5C 5D']), all)).toBe(
-      'fan 17 has 2 cards, should have 3 (fans of 3, only the last shorter)',
+    expect(layoutProblem(layout([...DEAD.slice(0, 16), '5H 5S', '5C 5D']), all)).toEqual(
+      { code: 'fan-size', fan: 17, size: 2, expected: 3 },
     );
     // 50 cards: 16 fans of 3 and a last of 2, never 1 and 1.
     const fifty = all.slice(0, 50);
     expect(layoutProblem(dealFans(fifty), fifty)).toBeUndefined();
     const split = [...dealFans(fifty).slice(0, 16), [48], [49]];
-    expect(layoutProblem(split, fifty)).toBe('fan 17 has 1 cards, should have 2 (fans of 3, only the last shorter)');
+    expect(layoutProblem(split, fifty)).toEqual({ code: 'fan-size', fan: 17, size: 1, expected: 2 });
   });
 });

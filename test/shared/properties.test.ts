@@ -2,6 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  PROBLEM_CODES,
+  problemText,
   DECK,
   Position,
   VARIANT_IDS,
@@ -71,8 +73,8 @@ function expectLegalityAgrees(position: Position, seed: string): void {
     const next = action.type === 'redeal' ? layout : undefined;
     const problem = position.problem(action, next);
     const listed = legal.has(makeAction(action));
-    if (listed && problem !== undefined) disagreements.push(`${makeAction(action)} is listed, yet: ${problem}`);
-    if (!listed && (typeof problem !== 'string' || applyAction(position, action, next).ok)) {
+    if (listed && problem !== undefined) disagreements.push(`${makeAction(action)} is listed, yet: ${problemText(problem)}`);
+    if (!listed && (problem === undefined || !PROBLEM_CODES.includes(problem.code) || applyAction(position, action, next).ok)) {
       disagreements.push(`${JSON.stringify(action)} is not listed, yet it is accepted`);
     }
   }
@@ -91,7 +93,7 @@ interface Game {
 function playout(variant: VariantId, seed: string, choices: readonly number[], visit?: (position: Position, step: number) => void): Game {
   const deals: Layout[] = [dealLayout(seed, variant)];
   const started = Position.start(variant, deals[0]!);
-  if (!started.ok) throw new Error(started.error);
+  if (!started.ok) throw new Error(problemText(started.error));
   let position = started.value;
   const actions: Action[] = [];
   const check = (step: number) => {
@@ -119,7 +121,7 @@ function playout(variant: VariantId, seed: string, choices: readonly number[], v
       if (problem !== undefined) expect(problem, `${makeAction(each)} is listed`).toBeUndefined();
     }
     const played = applyAction(position, action, next);
-    if (!played.ok) throw new Error(`${makeAction(action)}: ${played.error}`);
+    if (!played.ok) throw new Error(`${makeAction(action)}: ${problemText(played.error)}`);
     position = played.value;
     actions.push(action);
   }
@@ -191,10 +193,10 @@ describe('properties of random playouts', () => {
         const text = makeAction(illegal[pick % illegal.length]!);
         // Out-of-range fans and cells write as text the grammar refuses (`0>F`, `C5>1`).
         const action = parseAction(text);
-        const reason = action.ok ? final.problem(action.value) : action.error;
+        const problem = action.ok ? final.problem(action.value) : action.error;
         const outcome = verifyRecord(JSON.stringify(makeRecord({ ...record, actions: [...record.actions, text, 'R'] })));
-        expect(outcome).toEqual({ ok: false, index: record.actions.length, action: text, reason });
-        expect(typeof reason).toBe('string');
+        expect(outcome).toEqual({ ok: false, index: record.actions.length, action: text, problem });
+        expect(PROBLEM_CODES).toContain(problem?.code);
       }),
       { numRuns: 100 },
     );
@@ -213,7 +215,7 @@ describe('properties of random playouts', () => {
           expect(verifyRecord(makeRecord(extra))).toEqual({
             ok: false,
             index: null,
-            reason: `deals[${redeals + 1}] is never reached: only ${redeals} redeal(s) were made`,
+            problem: { code: 'deal-never-reached', deal: redeals + 1, redeals },
           });
         }
       }),
@@ -288,11 +290,11 @@ describe('the redeal fairness rule', () => {
           const positions = arrangements.map((order, n) => {
             const { layout, actions } = homeFirst(home, order);
             const started = Position.start(variant, layout);
-            if (!started.ok) throw new Error(started.error);
+            if (!started.ok) throw new Error(problemText(started.error));
             let position = started.value;
             for (const action of actions) {
               const played = applyAction(position, action);
-              if (!played.ok) throw new Error(played.error);
+              if (!played.ok) throw new Error(problemText(played.error));
               position = played.value;
             }
             // In fan-reserve the second racer holds one card in a cell: a redeal gathers it too.

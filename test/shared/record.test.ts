@@ -5,12 +5,14 @@ import {
   makeAction,
   makeRecord,
   parseRecord,
+  problemText,
   recordOf,
   replayRecord,
   type Action,
   type GameRecord,
+  type Problem,
 } from '../../shared/index.js';
-import { DEAD, WINNABLE, fansOf, layout, swap } from './helpers.js';
+import { DEAD, WINNABLE, fansOf, layout, swap, cardNamed } from './helpers.js';
 
 const WORKED = swap(DEAD, ['AS', 'KD'], ['2H', 'QD'], ['KS', '8C'], ['7C', '3H']);
 
@@ -56,39 +58,39 @@ describe('records: parse and make', () => {
     expect(actions.map(makeAction)).toEqual(['2>F', '4>9', 'M TC>F']);
   });
 
-  it.each<[unknown, string]>([
-    ['[]', 'a record must be a JSON object'],
-    ['null', 'a record must be a JSON object'],
-    ['"lucie-record/1"', 'a record must be a JSON object'],
-    ['3', 'a record must be a JSON object'],
-    [null, 'a record must be a JSON object'],
-    [[], 'a record must be a JSON object'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[[]],"actions":[],"Actions":[]}', 'unknown field "Actions" (fields: format, variant, seed, deals, actions, meta)'],
-    ['{"__proto__":{},"format":"lucie-record/1","variant":"strict","deals":[[]],"actions":[]}', 'unknown field "__proto__" (fields: format, variant, seed, deals, actions, meta)'],
-    ['{"variant":"strict","deals":[[]],"actions":[]}', 'missing field "format"'],
-    ['{"format":"lucie-record/1","deals":[[]],"actions":[]}', 'missing field "variant"'],
-    ['{"format":"lucie-record/1","variant":"strict","actions":[]}', 'missing field "deals"'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[[]]}', 'missing field "actions"'],
-    ['{"format":1,"variant":"strict","deals":[[]],"actions":[]}', '"format" must be a string'],
-    ['{"format":"lucie-record/1","variant":["strict"],"deals":[[]],"actions":[]}', '"variant" must be a string'],
-    ['{"format":"lucie-record/1","variant":"strict","seed":7,"deals":[[]],"actions":[]}', '"seed" must be a string'],
-    ['{"format":"lucie-record/1","variant":"strict","seed":null,"deals":[[]],"actions":[]}', '"seed" must be a string'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[],"actions":[]}', '"deals" must be a non-empty array of layouts'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":{"0":[]},"actions":[]}', '"deals" must be a non-empty array of layouts'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":"AC","actions":[]}', '"deals" must be a non-empty array of layouts'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":["AC 2C"],"actions":[]}', 'deals[0] must be an array of fan strings'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"],[["AC"]]],"actions":[]}', 'deals[1] must be an array of fan strings'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC",null]],"actions":[]}', 'deals[0] must be an array of fan strings'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"]],"actions":"R"}', '"actions" must be an array of strings'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"]],"actions":["R",1]}', '"actions" must be an array of strings'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"]],"actions":[],"meta":[]}', '"meta" must be an object'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"]],"actions":[],"meta":null}', '"meta" must be an object'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"]],"actions":[],"meta":"ana"}', '"meta" must be an object'],
-    ['{"format":"lucie-record/2","variant":"strict","deals":[["AC"]],"actions":[]}', 'unsupported format "lucie-record/2" (expected "lucie-record/1")'],
-    ['{"format":"Lucie-Record/1","variant":"strict","deals":[["AC"]],"actions":[]}', 'unsupported format "Lucie-Record/1" (expected "lucie-record/1")'],
-    ['{"format":"lucie-record/1","variant":"Strict","deals":[["AC"]],"actions":[]}', 'unknown variant "Strict" (one of strict, merci, trefoil, shamrocks, super-flower-garden, fan-reserve, kings-in-spaces, no-redeal)'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC 1C"]],"actions":[]}', 'deals[0] fan 1: "1C" is not a card (rank A 2-9 T/10 J Q K, then suit C D H S or ♣ ♦ ♥ ♠)'],
-    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"],["2C","KD  QD"]],"actions":[]}', 'deals[1] fan 2: "KD  QD": cards must be separated by single spaces'],
+  it.each<[unknown, Problem]>([
+    ['[]', { code: 'not-an-object' }],
+    ['null', { code: 'not-an-object' }],
+    ['"lucie-record/1"', { code: 'not-an-object' }],
+    ['3', { code: 'not-an-object' }],
+    [null, { code: 'not-an-object' }],
+    [[], { code: 'not-an-object' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[[]],"actions":[],"Actions":[]}', { code: 'unknown-field', name: 'Actions' }],
+    ['{"__proto__":{},"format":"lucie-record/1","variant":"strict","deals":[[]],"actions":[]}', { code: 'unknown-field', name: '__proto__' }],
+    ['{"variant":"strict","deals":[[]],"actions":[]}', { code: 'missing-field', name: 'format' }],
+    ['{"format":"lucie-record/1","deals":[[]],"actions":[]}', { code: 'missing-field', name: 'variant' }],
+    ['{"format":"lucie-record/1","variant":"strict","actions":[]}', { code: 'missing-field', name: 'deals' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[[]]}', { code: 'missing-field', name: 'actions' }],
+    ['{"format":1,"variant":"strict","deals":[[]],"actions":[]}', { code: 'not-a-string', name: 'format' }],
+    ['{"format":"lucie-record/1","variant":["strict"],"deals":[[]],"actions":[]}', { code: 'not-a-string', name: 'variant' }],
+    ['{"format":"lucie-record/1","variant":"strict","seed":7,"deals":[[]],"actions":[]}', { code: 'not-a-string', name: 'seed' }],
+    ['{"format":"lucie-record/1","variant":"strict","seed":null,"deals":[[]],"actions":[]}', { code: 'not-a-string', name: 'seed' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[],"actions":[]}', { code: 'no-deals' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":{"0":[]},"actions":[]}', { code: 'no-deals' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":"AC","actions":[]}', { code: 'no-deals' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":["AC 2C"],"actions":[]}', { code: 'deal-not-fans', deal: 0 }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"],[["AC"]]],"actions":[]}', { code: 'deal-not-fans', deal: 1 }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC",null]],"actions":[]}', { code: 'deal-not-fans', deal: 0 }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"]],"actions":"R"}', { code: 'actions-not-strings' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"]],"actions":["R",1]}', { code: 'actions-not-strings' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"]],"actions":[],"meta":[]}', { code: 'meta-not-object' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"]],"actions":[],"meta":null}', { code: 'meta-not-object' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"]],"actions":[],"meta":"ana"}', { code: 'meta-not-object' }],
+    ['{"format":"lucie-record/2","variant":"strict","deals":[["AC"]],"actions":[]}', { code: 'unsupported-format', text: 'lucie-record/2' }],
+    ['{"format":"Lucie-Record/1","variant":"strict","deals":[["AC"]],"actions":[]}', { code: 'unsupported-format', text: 'Lucie-Record/1' }],
+    ['{"format":"lucie-record/1","variant":"Strict","deals":[["AC"]],"actions":[]}', { code: 'unknown-variant', text: 'Strict' }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC 1C"]],"actions":[]}', { code: 'in-deal', deal: 0, problem: { code: 'in-fan', fan: 1, problem: { code: 'not-a-card', text: '1C' } } }],
+    ['{"format":"lucie-record/1","variant":"strict","deals":[["AC"],["2C","KD  QD"]],"actions":[]}', { code: 'in-deal', deal: 1, problem: { code: 'in-fan', fan: 2, problem: { code: 'card-spacing', text: 'KD  QD' } } }],
   ])('refuses %j: %s', (input, error) => {
     expect(parseRecord(input)).toEqual({ ok: false, error });
   });
@@ -97,7 +99,8 @@ describe('records: parse and make', () => {
     for (const text of ['', '{', 'nope', '{"format":"lucie-record/1"} x', "{'format':'lucie-record/1'}"]) {
       const parsed = parseRecord(text);
       expect(parsed.ok).toBe(false);
-      expect(!parsed.ok && parsed.error).toMatch(/^not JSON: /);
+      expect(!parsed.ok && parsed.error).toEqual({ code: 'not-json', detail: expect.any(String) });
+      expect(!parsed.ok && problemText(parsed.error)).toMatch(/^not JSON: /);
     }
   });
 });
@@ -123,7 +126,7 @@ describe('replaying a record', () => {
     const record: GameRecord = { variant: 'strict', deals: [layout(WINNABLE)], actions: ['1>F', '2>F', '1>F'] };
     expect(replayRecord(record)).toEqual({
       ok: false,
-      error: { index: 1, action: '2>F', reason: '4C cannot go to the foundation: the clubs foundation needs 2C next' },
+      error: { index: 1, action: '2>F', problem: { code: 'foundation-needs', card: cardNamed('4C'), needed: cardNamed('2C') } },
     });
   });
 });

@@ -2,7 +2,7 @@
 // its foundation or onto a fan by the building rule; no cell-to-cell; a redeal gathers the cells.
 import { describe, expect, it } from 'vitest';
 import { makeBoard, parseAction } from '../../shared/index.js';
-import { DEAD, changedFans, fansOf, legal, play, start, swap, why } from './helpers.js';
+import { DEAD, changedFans, fansOf, legal, play, start, swap, why, cardNamed } from './helpers.js';
 
 describe('fan-reserve', () => {
   it('starts with 4 empty cells; any top card may go to any empty cell', () => {
@@ -22,18 +22,18 @@ describe('fan-reserve', () => {
 
   it('holds one card per cell', () => {
     const moved = play(start('fan-reserve', DEAD), ['1>C1']);
-    expect(why(moved, '2>C1')).toBe('cell 1 already holds KC');
+    expect(why(moved, '2>C1')).toEqual({ code: 'cell-full', cell: 1, card: cardNamed('KC') });
     expect(why(moved, '2>C2')).toBeUndefined();
-    expect(why(moved, 'C2>F')).toBe('cell 2 is empty');
-    expect(why(moved, 'C2>1')).toBe('cell 2 is empty');
-    expect(moved.problem({ type: 'fan-to-cell', from: 0, cell: 4 })).toBe('there is no cell 5');
-    expect(moved.problem({ type: 'cell-to-foundation', cell: -1 })).toBe('there is no cell 0');
+    expect(why(moved, 'C2>F')).toEqual({ code: 'cell-empty', cell: 2 });
+    expect(why(moved, 'C2>1')).toEqual({ code: 'cell-empty', cell: 2 });
+    expect(moved.problem({ type: 'fan-to-cell', from: 0, cell: 4 })).toEqual({ code: 'no-such-cell', cell: 5 });
+    expect(moved.problem({ type: 'cell-to-foundation', cell: -1 })).toEqual({ code: 'no-such-cell', cell: 0 });
   });
 
   it('plays a cell\'s card to its foundation', () => {
     const position = play(start('fan-reserve', DEAD), ['1>C1', '1>C2']);
     expect(position.cells.map((card) => card !== null)).toEqual([true, true, false, false]);
-    expect(why(position, 'C1>F')).toBe('KC cannot go to the foundation: the clubs foundation starts with AC');
+    expect(why(position, 'C1>F')).toEqual({ code: 'foundation-starts', card: cardNamed('KC'), needed: cardNamed('AC') });
     const home = play(position, ['C2>F']);
     expect(home.foundations).toEqual([0, 1, 0, 0]);
     expect(home.cells[1]).toBeNull();
@@ -44,13 +44,13 @@ describe('fan-reserve', () => {
     // QC on top of fan 15 goes to a cell, then onto KC.
     const dealt = start('fan-reserve', swap(DEAD, ['QC', '7H']));
     const inCell = play(dealt, ['15>C3']);
-    expect(why(inCell, 'C3>2')).toBe('QC cannot go on KD: a card goes only on the next higher card of its own suit');
+    expect(why(inCell, 'C3>2')).toEqual({ code: 'cannot-build', card: cardNamed('QC'), target: cardNamed('KD'), rule: 'same-suit-down' });
     const built = play(inCell, ['C3>1']);
     expect(changedFans(dealt, built)).toEqual({ 1: 'AC AD KC QC', 15: '7H QD' });
     expect(built.cells).toEqual([null, null, null, null]);
     const emptied = play(start('fan-reserve', DEAD), ['18>C1']);
     expect(fansOf(emptied)[17]).toBe('');
-    expect(why(emptied, 'C1>18')).toBe('fan 18 is empty, and an empty fan stays empty for the rest of the deal');
+    expect(why(emptied, 'C1>18')).toEqual({ code: 'empty-fan-stays-empty', fan: 18 });
   });
 
   it('has no cell-to-cell action', () => {
@@ -62,7 +62,7 @@ describe('fan-reserve', () => {
   it('gathers the cells\' cards in a redeal', () => {
     const position = play(start('fan-reserve', DEAD), ['1>C1', '2>C4']);
     expect(position.gatheredCards()).toHaveLength(52);
-    expect(why(position, 'R', DEAD.slice(0, 17))).toBe('the layout of redeal 1 is wrong: missing 5D');
+    expect(why(position, 'R', DEAD.slice(0, 17))).toEqual({ code: 'redeal-layout', redeal: 1, problem: { code: 'cards-missing', cards: [cardNamed('5D')] } });
     const redealt = play(position, ['R'], [DEAD]);
     expect(redealt.cells).toEqual([null, null, null, null]);
     expect(fansOf(redealt)).toEqual(DEAD);

@@ -1,7 +1,7 @@
 // kings-in-spaces: an empty fan may take a King (only a King) during the deal in which it emptied;
 // a King alone in its fan may not move to another empty fan.
 import { describe, expect, it } from 'vitest';
-import { DEAD, changedFans, fansOf, legal, play, start, swap, why } from './helpers.js';
+import { DEAD, changedFans, fansOf, legal, play, start, swap, why, cardNamed } from './helpers.js';
 
 /** Fan 17 holds 3C 2C AC, fan 18 AD: four moves home empty both. */
 const LAYOUT = swap(DEAD, ['5H', '3C'], ['5S', '2C'], ['5C', 'AC'], ['5D', 'AD']);
@@ -23,18 +23,18 @@ describe('kings-in-spaces', () => {
 
   it('takes only a King', () => {
     const position = emptied();
-    expect(why(position, '5>17')).toBe('only a King may go to the empty fan 17, not JC');
-    expect(why(position, '9>18')).toBe('only a King may go to the empty fan 18, not 9C');
+    expect(why(position, '5>17')).toEqual({ code: 'king-only', fan: 17, card: cardNamed('JC') });
+    expect(why(position, '9>18')).toEqual({ code: 'king-only', fan: 18, card: cardNamed('9C') });
   });
 
   it('will not move a lone King to another empty fan, but moves any other King', () => {
     const position = play(emptied(), ['1>17']);
-    expect(why(position, '17>18')).toBe('KC is alone in its fan: moving it to another empty fan changes nothing');
+    expect(why(position, '17>18')).toEqual({ code: 'king-alone', card: cardNamed('KC') });
     expect(legal(position)).toEqual(['2>18', '3>18', '4>18', 'R']);
     const second = play(position, ['2>18']);
     expect(changedFans(position, second)).toEqual({ 2: 'AH AS', 18: 'KD' });
     expect(legal(second)).toEqual(['2>F', 'R']);
     // Once filled by a King, the fan builds as usual.
-    expect(why(second, '17>18')).toBe('KC cannot go on KD: a card goes only on the next higher card of its own suit');
+    expect(why(second, '17>18')).toEqual({ code: 'cannot-build', card: cardNamed('KC'), target: cardNamed('KD'), rule: 'same-suit-down' });
   });
 });

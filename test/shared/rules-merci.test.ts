@@ -2,7 +2,7 @@
 // move is legal, any buried card goes on top of any non-empty fan or to its foundation.
 import { describe, expect, it } from 'vitest';
 import { makeAction, parseAction } from '../../shared/index.js';
-import { DEAD, changedFans, fansOf, legal, play, start, swap, why } from './helpers.js';
+import { DEAD, changedFans, fansOf, legal, play, start, swap, why, cardNamed } from './helpers.js';
 
 /** The last deal of a merci game, dealt `last`, both redeals used. */
 const lastDeal = (last: readonly string[] = DEAD) => play(start('merci', DEAD), ['R', 'R'], [DEAD, last]);
@@ -11,16 +11,16 @@ describe('merci', () => {
   it('comes only in the last deal', () => {
     const first = start('merci', DEAD);
     expect(legal(first)).toEqual(['R']);
-    expect(why(first, 'M AC>F')).toBe('the merci comes only in the last deal (2 redeals left)');
+    expect(why(first, 'M AC>F')).toEqual({ code: 'merci-too-early', left: 2 });
     const second = play(first, ['R'], [DEAD]);
     expect(legal(second)).toEqual(['R']);
-    expect(why(second, 'M AC>1')).toBe('the merci comes only in the last deal (1 redeal left)');
+    expect(why(second, 'M AC>1')).toEqual({ code: 'merci-too-early', left: 1 });
   });
 
   it('comes only when no other move is legal', () => {
     const position = lastDeal(swap(DEAD, ['AS', 'KD']));
     expect(legal(position)).toEqual(['2>F']);
-    expect(why(position, 'M AC>F')).toBe('the merci is only for when no other move is legal (2>F is)');
+    expect(why(position, 'M AC>F')).toEqual({ code: 'merci-not-needed', action: '2>F' });
     expect(position.status().over).toBe(false);
   });
 
@@ -42,7 +42,7 @@ describe('merci', () => {
     expect(after.foundations).toEqual([1, 0, 0, 0]);
     expect(legal(after)).toEqual([]);
     expect(after.status()).toEqual({ foundations: 1, won: false, over: true, redealsUsed: 2, redealsLeft: 0, merciUsed: true });
-    expect(why(position, 'M 2C>F')).toBe('2C cannot go to the foundation: the clubs foundation starts with AC');
+    expect(why(position, 'M 2C>F')).toEqual({ code: 'foundation-starts', card: cardNamed('2C'), needed: cardNamed('AC') });
   });
 
   it('puts a buried card on any non-empty fan whatever the building rule, once per game', () => {
@@ -51,8 +51,8 @@ describe('merci', () => {
     expect(changedFans(position, after)).toEqual({ 15: 'QC 7H', 18: '5D QD' });
     // QD on top of fan 18 may now go on KD, and JD on QD.
     expect(legal(after)).toEqual(['6>18', '18>2']);
-    expect(why(after, 'M AC>F')).toBe('the merci has already been used');
-    expect(why(play(after, ['18>2']), 'M AC>F')).toBe('the merci has already been used');
+    expect(why(after, 'M AC>F')).toEqual({ code: 'merci-used' });
+    expect(why(play(after, ['18>2']), 'M AC>F')).toEqual({ code: 'merci-used' });
   });
 
   it('may put the buried card on top of its own fan', () => {
@@ -68,11 +68,11 @@ describe('merci', () => {
 
   it('takes only a buried card, present in the fans, to a fan that exists and is not empty', () => {
     const position = lastDeal();
-    expect(why(position, 'M KC>2')).toBe('KC is the top card of fan 1, not a buried card');
-    expect(why(position, 'M 5D>1')).toBe('5D is the top card of fan 18, not a buried card');
-    expect(why(position, 'M AC>19')).toBe('there is no fan 19 (this layout has fans 1-18)');
-    expect(position.problem({ type: 'merci', card: 0, to: -1 })).toBe('there is no fan 0 (this layout has fans 1-18)');
-    expect(position.problem({ type: 'merci', card: 52, to: 0 })).toMatch(/is not in the fans$/);
+    expect(why(position, 'M KC>2')).toEqual({ code: 'merci-top-card', card: cardNamed('KC'), fan: 1 });
+    expect(why(position, 'M 5D>1')).toEqual({ code: 'merci-top-card', card: cardNamed('5D'), fan: 18 });
+    expect(why(position, 'M AC>19')).toEqual({ code: 'no-such-fan', fan: 19, fans: 18 });
+    expect(position.problem({ type: 'merci', card: 0, to: -1 })).toEqual({ code: 'no-such-fan', fan: 0, fans: 18 });
+    expect(position.problem({ type: 'merci', card: 52, to: 0 })).toEqual({ code: 'not-in-fans', card: 52 });
 
     // Fan 18 holds AS alone: once it is home, fan 18 is empty and nothing else can move.
     const emptied = play(lastDeal(swap(DEAD, ['AS', '5D'])), ['18>F']);
@@ -80,8 +80,8 @@ describe('merci', () => {
     // 34 buried cards to 17 fans; AC AD AH and now 2S fit their foundations.
     expect(legal(emptied)).toHaveLength(34 * 17 + 4);
     expect(legal(emptied).filter((text) => text.endsWith('>F'))).toEqual(['M AC>F', 'M AD>F', 'M AH>F', 'M 2S>F']);
-    expect(why(emptied, 'M AC>18')).toBe('fan 18 is empty');
-    expect(why(emptied, 'M AS>1')).toBe('AS is not in the fans');
+    expect(why(emptied, 'M AC>18')).toEqual({ code: 'fan-empty', fan: 18 });
+    expect(why(emptied, 'M AS>1')).toEqual({ code: 'not-in-fans', card: cardNamed('AS') });
     expect(why(emptied, 'M AH>F')).toBeUndefined();
   });
 
@@ -95,6 +95,6 @@ describe('merci', () => {
 
   it('leaves no redeal after it', () => {
     const after = play(lastDeal(), ['M AC>F']);
-    expect(why(after, 'R', DEAD)).toBe('no redeal left: all 2 have been used');
+    expect(why(after, 'R', DEAD)).toEqual({ code: 'no-redeal-left', redeals: 2 });
   });
 });

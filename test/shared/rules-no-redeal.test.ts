@@ -5,8 +5,8 @@ import { DEAD, legal, start, swap, why } from './helpers.js';
 describe('no-redeal', () => {
   it('has no redeal at all', () => {
     const dealt = start('no-redeal', DEAD);
-    expect(why(dealt, 'R', DEAD)).toBe('the no-redeal variant has no redeal');
-    expect(why(dealt, 'R')).toBe('the no-redeal variant has no redeal');
+    expect(why(dealt, 'R', DEAD)).toEqual({ code: 'no-redeal', variant: 'no-redeal' });
+    expect(why(dealt, 'R')).toEqual({ code: 'no-redeal', variant: 'no-redeal' });
     expect(legal(start('no-redeal', swap(DEAD, ['AS', 'KD'])))).toEqual(['2>F']);
   });
 

@@ -1,7 +1,7 @@
 // The strict profile (docs/rules.md, "What a player may do in `strict`"), and the strict rules every other variant keeps.
 import { describe, expect, it } from 'vitest';
 import { Position, VARIANT_IDS, applyAction, dealFans, makeLayout, parseAction, type Action, type VariantId } from '../../shared/index.js';
-import { DEAD, WINNABLE, deadFor, WINNING_ACTIONS, changedFans, fansOf, layout, legal, play, start, swap, why } from './helpers.js';
+import { DEAD, WINNABLE, deadFor, WINNING_ACTIONS, changedFans, fansOf, layout, legal, play, start, swap, why, cardNamed } from './helpers.js';
 
 /** The variants dealt 52 cards (all but trefoil). */
 const FULL_DECK = VARIANT_IDS.filter((id) => id !== 'trefoil');
@@ -12,19 +12,19 @@ const afterWorked = () => play(start('strict', WORKED), ['2>F', '4>9', '4>F', '4
 describe('strict: to a foundation (rule 1)', () => {
   it.each(FULL_DECK)('%s: an Ace starts a foundation, then each card exactly one rank higher of its suit', (variant) => {
     const dealt = start(variant, WINNABLE);
-    expect(why(dealt, '2>F')).toBe('4C cannot go to the foundation: the clubs foundation starts with AC');
+    expect(why(dealt, '2>F')).toEqual({ code: 'foundation-starts', card: cardNamed('4C'), needed: cardNamed('AC') });
     const ace = play(dealt, ['1>F']);
     expect(ace.foundations).toEqual([1, 0, 0, 0]);
     expect(changedFans(dealt, ace)).toEqual({ 1: '3C 2C' });
-    expect(why(ace, '2>F')).toBe('4C cannot go to the foundation: the clubs foundation needs 2C next');
-    expect(why(ace, '5>F')).toBe('KC cannot go to the foundation: the clubs foundation needs 2C next');
+    expect(why(ace, '2>F')).toEqual({ code: 'foundation-needs', card: cardNamed('4C'), needed: cardNamed('2C') });
+    expect(why(ace, '5>F')).toEqual({ code: 'foundation-needs', card: cardNamed('KC'), needed: cardNamed('2C') });
     expect(why(ace, '1>F')).toBeUndefined();
     const three = play(ace, ['1>F', '1>F']);
     expect(three.foundations).toEqual([3, 0, 0, 0]);
     expect(fansOf(three)[0]).toBe('');
     // Each suit has its own foundation: AS (fan 14) starts spades whatever clubs hold.
     expect(why(three, '14>F')).toBeUndefined();
-    expect(why(three, '13>F')).toBe('JH cannot go to the foundation: the hearts foundation starts with AH');
+    expect(why(three, '13>F')).toEqual({ code: 'foundation-starts', card: cardNamed('JH'), needed: cardNamed('AH') });
   });
 
   it('a card on a foundation never comes back: no action takes a card from a foundation', () => {
@@ -42,18 +42,18 @@ describe('strict: fan to fan (rule 2)', () => {
 
   it('never on another suit, never two ranks up, never one rank down, never onto its own fan', () => {
     const dealt = start('strict', WORKED);
-    expect(why(dealt, '4>12')).toBe('8C cannot go on 9S: a card goes only on the next higher card of its own suit');
-    expect(why(dealt, '4>10')).toBe('8C cannot go on 9D: a card goes only on the next higher card of its own suit');
-    expect(why(start('strict', DEAD), '13>9')).toBe('7C cannot go on 9C: a card goes only on the next higher card of its own suit');
-    expect(why(dealt, '9>4')).toBe('9C cannot go on 8C: a card goes only on the next higher card of its own suit');
-    expect(why(dealt, '4>4')).toBe('a card cannot move onto its own fan');
+    expect(why(dealt, '4>12')).toEqual({ code: 'cannot-build', card: cardNamed('8C'), target: cardNamed('9S'), rule: 'same-suit-down' });
+    expect(why(dealt, '4>10')).toEqual({ code: 'cannot-build', card: cardNamed('8C'), target: cardNamed('9D'), rule: 'same-suit-down' });
+    expect(why(start('strict', DEAD), '13>9')).toEqual({ code: 'cannot-build', card: cardNamed('7C'), target: cardNamed('9C'), rule: 'same-suit-down' });
+    expect(why(dealt, '9>4')).toEqual({ code: 'cannot-build', card: cardNamed('9C'), target: cardNamed('8C'), rule: 'same-suit-down' });
+    expect(why(dealt, '4>4')).toEqual({ code: 'own-fan' });
   });
 
   it('a King goes on nothing (ranks do not wrap: KC is not below AD)', () => {
     const position = start('strict', swap(DEAD, ['AD', 'JC']));
     expect(fansOf(position)[4]).toBe('3C 3D AD');
     expect(legal(position)).toEqual(['5>F', 'R']);
-    expect(why(position, '1>5')).toBe('KC cannot go on AD: a card goes only on the next higher card of its own suit');
+    expect(why(position, '1>5')).toEqual({ code: 'cannot-build', card: cardNamed('KC'), target: cardNamed('AD'), rule: 'same-suit-down' });
   });
 
   it('an Ace may build on the 2 of its suit from fan to fan', () => {
@@ -67,10 +67,10 @@ describe('strict: fan to fan (rule 2)', () => {
 
   it('names fans that do not exist', () => {
     const dealt = start('strict', DEAD);
-    expect(why(dealt, '19>F')).toBe('there is no fan 19 (this layout has fans 1-18)');
-    expect(why(dealt, '19>1')).toBe('there is no fan 19 (this layout has fans 1-18)');
-    expect(why(dealt, '1>19')).toBe('there is no fan 19 (this layout has fans 1-18)');
-    expect(why(dealt, '99999>99999')).toBe('there is no fan 99999 (this layout has fans 1-18)');
+    expect(why(dealt, '19>F')).toEqual({ code: 'no-such-fan', fan: 19, fans: 18 });
+    expect(why(dealt, '19>1')).toEqual({ code: 'no-such-fan', fan: 19, fans: 18 });
+    expect(why(dealt, '1>19')).toEqual({ code: 'no-such-fan', fan: 19, fans: 18 });
+    expect(why(dealt, '99999>99999')).toEqual({ code: 'no-such-fan', fan: 99999, fans: 18 });
     const odd: Action[] = [
       { type: 'fan-to-foundation', from: -1 },
       { type: 'fan-to-fan', from: 0, to: -1 },
@@ -78,10 +78,10 @@ describe('strict: fan to fan (rule 2)', () => {
       { type: 'fan-to-fan', from: 0, to: Number.NaN },
     ];
     expect(odd.map((action) => dealt.problem(action))).toEqual([
-      'there is no fan 0 (this layout has fans 1-18)',
-      'there is no fan 0 (this layout has fans 1-18)',
-      'there is no fan 1.5 (this layout has fans 1-18)',
-      'there is no fan NaN (this layout has fans 1-18)',
+      { code: 'no-such-fan', fan: 0, fans: 18 },
+      { code: 'no-such-fan', fan: 0, fans: 18 },
+      { code: 'no-such-fan', fan: 1.5, fans: 18 },
+      { code: 'no-such-fan', fan: Number.NaN, fans: 18 },
     ]);
   });
 });
@@ -94,7 +94,7 @@ describe('strict: one card at a time (rule 3)', () => {
     expect(why(dealt, '9>11')).toBeUndefined();
     const run = play(dealt, ['4>9']);
     expect(fansOf(run)[8]).toBe('6C 6D 9C 8C');
-    expect(why(run, '9>11')).toBe('8C cannot go on TC: a card goes only on the next higher card of its own suit');
+    expect(why(run, '9>11')).toEqual({ code: 'cannot-build', card: cardNamed('8C'), target: cardNamed('TC'), rule: 'same-suit-down' });
     // AS may go home or onto 2S, TC onto JC: 9C and 8C have no move.
     expect(legal(run)).toEqual(['2>F', '2>4', '11>5', 'R']);
   });
@@ -108,10 +108,10 @@ describe('strict: an empty fan stays empty (rule 4)', () => {
     const position = clubsHome(variant);
     expect(fansOf(position)[0]).toBe('');
     expect(fansOf(position)[4]).toBe('2D AD KC');
-    expect(why(position, '5>1')).toBe('fan 1 is empty, and an empty fan stays empty for the rest of the deal');
-    expect(why(position, '2>1')).toBe('fan 1 is empty, and an empty fan stays empty for the rest of the deal');
-    expect(why(position, '1>F')).toBe('fan 1 is empty');
-    expect(why(position, '1>2')).toBe('fan 1 is empty');
+    expect(why(position, '5>1')).toEqual({ code: 'empty-fan-stays-empty', fan: 1 });
+    expect(why(position, '2>1')).toEqual({ code: 'empty-fan-stays-empty', fan: 1 });
+    expect(why(position, '1>F')).toEqual({ code: 'fan-empty', fan: 1 });
+    expect(why(position, '1>2')).toEqual({ code: 'fan-empty', fan: 1 });
     expect(position.legalActions().some((action) => 'to' in action && action.to === 0)).toBe(false);
   });
 });
@@ -132,8 +132,8 @@ describe('strict: redeals (rule 5)', () => {
       expect(redealt.foundations).toEqual([3, 0, 0, 0]);
       expect(redealt.cells.every((cell) => cell === null)).toBe(true);
       expect(redealt.status()).toMatchObject({ redealsUsed: 1, redealsLeft: 1, foundations: 3 });
-      expect(why(redealt, '18>F')).toBe('there is no fan 18 (this layout has fans 1-17)');
-      expect(why(redealt, '1>F')).toBe('6C cannot go to the foundation: the clubs foundation needs 4C next');
+      expect(why(redealt, '18>F')).toEqual({ code: 'no-such-fan', fan: 18, fans: 17 });
+      expect(why(redealt, '1>F')).toEqual({ code: 'foundation-needs', card: cardNamed('6C'), needed: cardNamed('4C') });
     },
   );
 
@@ -141,31 +141,31 @@ describe('strict: redeals (rule 5)', () => {
     const position = clubsHome('strict');
     const next = makeLayout(dealFans(position.gatheredCards()));
     expect(next[15]).toBe('TS JS QS');
-    expect(why(position, 'R', [...next.slice(0, 16), 'AC'])).toBe('the layout of redeal 1 is wrong: AC should not be in this layout');
-    expect(why(position, 'R', [...next.slice(0, 16), 'QS'])).toBe('the layout of redeal 1 is wrong: QS appears twice');
-    expect(why(position, 'R', next.slice(0, 16))).toBe('the layout of redeal 1 is wrong: missing KS');
-    expect(why(position, 'R', ['KS', ...next.slice(0, 16)])).toBe(
-      'the layout of redeal 1 is wrong: fan 1 has 1 cards, should have 3 (fans of 3, only the last shorter)',
+    expect(why(position, 'R', [...next.slice(0, 16), 'AC'])).toEqual({ code: 'redeal-layout', redeal: 1, problem: { code: 'card-not-dealt', card: cardNamed('AC') } });
+    expect(why(position, 'R', [...next.slice(0, 16), 'QS'])).toEqual({ code: 'redeal-layout', redeal: 1, problem: { code: 'card-twice', card: cardNamed('QS') } });
+    expect(why(position, 'R', next.slice(0, 16))).toEqual({ code: 'redeal-layout', redeal: 1, problem: { code: 'cards-missing', cards: [cardNamed('KS')] } });
+    expect(why(position, 'R', ['KS', ...next.slice(0, 16)])).toEqual(
+      { code: 'redeal-layout', redeal: 1, problem: { code: 'fan-size', fan: 1, size: 1, expected: 3 } },
     );
-    expect(why(position, 'R', [...next, ''])).toBe(
-      'the layout of redeal 1 is wrong: fan 18 has 0 cards, should not be there (49 cards make 17 fans of 3, only the last shorter)',
+    expect(why(position, 'R', [...next, ''])).toEqual(
+      { code: 'redeal-layout', redeal: 1, problem: { code: 'extra-fan', fan: 18, size: 0, total: 49, fans: 17 } },
     );
-    expect(why(position, 'R', [...next.slice(0, 15), 'TS JS', 'QS KS'])).toBe(
-      'the layout of redeal 1 is wrong: fan 16 has 2 cards, should have 3 (fans of 3, only the last shorter)',
+    expect(why(position, 'R', [...next.slice(0, 15), 'TS JS', 'QS KS'])).toEqual(
+      { code: 'redeal-layout', redeal: 1, problem: { code: 'fan-size', fan: 16, size: 2, expected: 3 } },
     );
   });
 
   it('is the player\'s choice: legal while moves remain, and it needs a layout to be played', () => {
     const dealt = start('strict', WORKED);
     expect(legal(dealt)).toEqual(['2>F', '4>9', 'R']);
-    expect(applyAction(dealt, { type: 'redeal' })).toEqual({ ok: false, error: 'a redeal needs the next layout' });
+    expect(applyAction(dealt, { type: 'redeal' })).toEqual({ ok: false, error: { code: 'redeal-needs-layout' } });
   });
 
   it('allows two redeals in strict, then no more', () => {
     const twice = play(start('strict', DEAD), ['R', 'R'], [DEAD, DEAD]);
     expect(twice.redealsUsed).toBe(2);
-    expect(why(twice, 'R', DEAD)).toBe('no redeal left: all 2 have been used');
-    expect(why(twice, 'R')).toBe('no redeal left: all 2 have been used');
+    expect(why(twice, 'R', DEAD)).toEqual({ code: 'no-redeal-left', redeals: 2 });
+    expect(why(twice, 'R')).toEqual({ code: 'no-redeal-left', redeals: 2 });
   });
 });
 
@@ -173,14 +173,14 @@ describe('strict: no merci, no cells (rule 6)', () => {
   it.each(VARIANT_IDS.filter((id) => id !== 'merci'))('%s: no buried card is ever pulled out, not even when stuck in the last deal', (variant) => {
     const dead = deadFor(variant);
     const stuck = variant === 'no-redeal' ? start(variant, dead) : play(start(variant, dead), ['R', 'R'], [dead, dead]);
-    expect(why(stuck, 'M AC>F')).toBe(`the merci exists only in the merci variant, not in ${variant}`);
-    expect(why(stuck, 'M QD>18')).toBe(`the merci exists only in the merci variant, not in ${variant}`);
+    expect(why(stuck, 'M AC>F')).toEqual({ code: 'no-merci', variant: variant });
+    expect(why(stuck, 'M QD>18')).toEqual({ code: 'no-merci', variant: variant });
   });
 
   it.each(VARIANT_IDS.filter((id) => id !== 'fan-reserve'))('%s: there are no reserve cells', (variant) => {
     const dealt = start(variant, deadFor(variant));
     for (const text of ['1>C1', 'C1>2', 'C1>F', '18>C4']) {
-      expect(why(dealt, text)).toBe(`reserve cells exist only in the fan-reserve variant, not in ${variant}`);
+      expect(why(dealt, text)).toEqual({ code: 'no-cells', variant: variant });
     }
     expect(dealt.cells).toEqual([]);
   });
@@ -199,8 +199,8 @@ describe('strict: won, lost, over (rule 7)', () => {
       merciUsed: false,
     });
     expect(legal(won)).toEqual([]);
-    expect(why(won, 'R', [])).toBe(variant === 'no-redeal' ? 'the no-redeal variant has no redeal' : 'the game is won: there is nothing to redeal');
-    expect(why(won, '1>F')).toBe('fan 1 is empty');
+    expect(why(won, 'R', [])).toEqual(variant === 'no-redeal' ? { code: 'no-redeal', variant } : { code: 'game-won' });
+    expect(why(won, '1>F')).toEqual({ code: 'fan-empty', fan: 1 });
   });
 
   it('is not over while a redeal remains, even with no move left', () => {
@@ -228,9 +228,9 @@ describe('positions', () => {
       Position.start('strict', layout(fans)),
     );
     expect(reasons).toEqual([
-      { ok: false, error: 'the first layout is wrong: missing 5D' },
-      { ok: false, error: 'the first layout is wrong: 5C appears twice' },
-      { ok: false, error: 'the first layout is wrong: fan 1 has 1 cards, should have 3 (fans of 3, only the last shorter)' },
+      { ok: false, error: { code: 'first-layout', problem: { code: 'cards-missing', cards: [cardNamed('5D')] } } },
+      { ok: false, error: { code: 'first-layout', problem: { code: 'card-twice', card: cardNamed('5C') } } },
+      { ok: false, error: { code: 'first-layout', problem: { code: 'fan-size', fan: 1, size: 1, expected: 3 } } },
     ]);
   });
 
@@ -242,14 +242,14 @@ describe('positions', () => {
     expect(JSON.stringify([dealt.fans, dealt.foundations, dealt.status()])).toBe(before);
     expect(applyAction(dealt, { type: 'fan-to-foundation', from: 0 })).toEqual({
       ok: false,
-      error: 'KC cannot go to the foundation: the clubs foundation starts with AC',
+      error: { code: 'foundation-starts', card: cardNamed('KC'), needed: cardNamed('AC') },
     });
     const copy = dealt.clone();
     copy.play({ type: 'fan-to-fan', from: 3, to: 8 });
     expect(fansOf(copy)[3]).toBe('QD 2S');
     expect(fansOf(dealt)[3]).toBe('QD 2S 8C');
     expect(dealt.problem({ type: 'fan-to-fan', from: 3, to: 8 })).toBeUndefined();
-    expect(dealt.problem({ type: 'fan-to-fan', from: 3, to: 3 })).toBe('a card cannot move onto its own fan');
+    expect(dealt.problem({ type: 'fan-to-fan', from: 3, to: 3 })).toEqual({ code: 'own-fan' });
   });
 
   it('lists what a redeal gathers in canonical order, and the top cards', () => {

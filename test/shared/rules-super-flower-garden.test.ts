@@ -1,6 +1,6 @@
 // super-flower-garden: builds go up or down by one rank in the same suit; play can cycle.
 import { describe, expect, it } from 'vitest';
-import { DEAD, changedFans, fansOf, legal, play, start, swap, why } from './helpers.js';
+import { DEAD, changedFans, fansOf, legal, play, start, swap, why, cardNamed } from './helpers.js';
 
 /** Fan 9 holds 6C 9C 8C (8C on top), fan 13 shows 7C. */
 const LAYOUT = swap(DEAD, ['6D', '9C'], ['6D', '8C']);
@@ -16,15 +16,15 @@ describe('super-flower-garden', () => {
     expect(changedFans(dealt, down)).toEqual({ 9: '6C 9C 8C 7C', 13: 'TC TD' });
     // strict builds down only.
     expect(legal(start('strict', LAYOUT))).toEqual(['13>9', 'R']);
-    expect(why(start('strict', LAYOUT), '9>13')).toBe('8C cannot go on 7C: a card goes only on the next higher card of its own suit');
+    expect(why(start('strict', LAYOUT), '9>13')).toEqual({ code: 'cannot-build', card: cardNamed('8C'), target: cardNamed('7C'), rule: 'same-suit-down' });
   });
 
   it('never builds across suits or ranks apart', () => {
     const dealt = start('super-flower-garden', LAYOUT);
-    expect(why(dealt, '9>10')).toBe('8C cannot go on 9D: a card goes only on a card of its own suit one rank higher or lower');
-    expect(why(dealt, '9>11')).toBe('8C cannot go on 9H: a card goes only on a card of its own suit one rank higher or lower');
-    expect(why(start('super-flower-garden', DEAD), '13>9')).toBe(
-      '7C cannot go on 9C: a card goes only on a card of its own suit one rank higher or lower',
+    expect(why(dealt, '9>10')).toEqual({ code: 'cannot-build', card: cardNamed('8C'), target: cardNamed('9D'), rule: 'same-suit-up-or-down' });
+    expect(why(dealt, '9>11')).toEqual({ code: 'cannot-build', card: cardNamed('8C'), target: cardNamed('9H'), rule: 'same-suit-up-or-down' });
+    expect(why(start('super-flower-garden', DEAD), '13>9')).toEqual(
+      { code: 'cannot-build', card: cardNamed('7C'), target: cardNamed('9C'), rule: 'same-suit-up-or-down' },
     );
     expect(legal(start('super-flower-garden', DEAD))).toEqual(['R']);
   });

@@ -1,7 +1,7 @@
 // trefoil: the four Aces start on the foundations; the other 48 cards are dealt as 16 fans of 3.
 import { describe, expect, it } from 'vitest';
 import { DECK, Position, makeCard, rankOf } from '../../shared/index.js';
-import { DEAD, DEAD_TREFOIL, changedFans, layout, legal, play, start, swap, why } from './helpers.js';
+import { DEAD, DEAD_TREFOIL, changedFans, layout, legal, play, start, swap, why, cardNamed } from './helpers.js';
 
 /** The 48 cards in canonical order, three to a fan, lowest on top: every card goes home in turn. */
 const WINNABLE_TREFOIL = Array.from({ length: 16 }, (_, fan) =>
@@ -22,12 +22,12 @@ describe('trefoil', () => {
   });
 
   it('deals only the 48 other cards, in 16 fans of 3', () => {
-    expect(Position.start('trefoil', layout(DEAD))).toEqual({ ok: false, error: 'the first layout is wrong: AC should not be in this layout' });
+    expect(Position.start('trefoil', layout(DEAD))).toEqual({ ok: false, error: { code: 'first-layout', problem: { code: 'card-not-dealt', card: cardNamed('AC') } } });
     expect(Position.start('trefoil', layout(DEAD_TREFOIL.slice(0, 15)))).toEqual({
       ok: false,
-      error: 'the first layout is wrong: missing QH 7S QS',
+      error: { code: 'first-layout', problem: { code: 'cards-missing', cards: [cardNamed('QH'), cardNamed('7S'), cardNamed('QS')] } },
     });
-    expect(why(start('trefoil', DEAD_TREFOIL), '17>F')).toBe('there is no fan 17 (this layout has fans 1-16)');
+    expect(why(start('trefoil', DEAD_TREFOIL), '17>F')).toEqual({ code: 'no-such-fan', fan: 17, fans: 16 });
   });
 
   it('builds each foundation on its Ace from the start', () => {
@@ -37,15 +37,15 @@ describe('trefoil', () => {
     expect(changedFans(dealt, two)).toEqual({ 1: 'KC 2D' });
     expect(two.foundations).toEqual([2, 1, 1, 1]);
     expect(legal(two)).toEqual(['1>F', 'R']);
-    expect(why(start('trefoil', swap(DEAD_TREFOIL, ['3C', 'KH'])), '3>F')).toBe(
-      '3C cannot go to the foundation: the clubs foundation needs 2C next',
+    expect(why(start('trefoil', swap(DEAD_TREFOIL, ['3C', 'KH'])), '3>F')).toEqual(
+      { code: 'foundation-needs', card: cardNamed('3C'), needed: cardNamed('2C') },
     );
   });
 
   it('redeals the cards not on the foundations: never the Aces', () => {
     const dealt = start('trefoil', DEAD_TREFOIL);
     expect(dealt.gatheredCards()).toHaveLength(48);
-    expect(why(dealt, 'R', DEAD)).toBe('the layout of redeal 1 is wrong: AC should not be in this layout');
+    expect(why(dealt, 'R', DEAD)).toEqual({ code: 'redeal-layout', redeal: 1, problem: { code: 'card-not-dealt', card: cardNamed('AC') } });
     const redealt = play(dealt, ['R'], [swap(DEAD_TREFOIL, ['2C', 'KC'])]);
     expect(redealt.foundations).toEqual([1, 1, 1, 1]);
     expect(legal(redealt)).toEqual(['1>F', 'R']);

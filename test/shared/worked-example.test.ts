@@ -1,7 +1,7 @@
 // The worked example of docs/rules.md: a fan holds Q♦ 2♠ 8♣ bottom to top, another
 // shows 9♣, and A♠ is on its foundation.
 import { describe, expect, it } from 'vitest';
-import { DEAD, changedFans, fansOf, legal, play, start, swap, why } from './helpers.js';
+import { DEAD, changedFans, fansOf, legal, play, start, swap, why, cardNamed } from './helpers.js';
 
 // 7C trades places with a buried 3H so that 8C has one place to go.
 const LAYOUT = swap(DEAD, ['AS', 'KD'], ['2H', 'QD'], ['KS', '8C'], ['7C', '3H']);
@@ -22,9 +22,9 @@ describe('the worked example of docs/rules.md', () => {
     const position = play(start('strict', LAYOUT), ['2>F']);
     expect(legal(position)).toEqual(['4>9', 'R']);
     // Fan 4 to the foundation means its top card, 8C, never the 2S beneath it.
-    expect(why(position, '4>F')).toBe('8C cannot go to the foundation: the clubs foundation starts with AC');
+    expect(why(position, '4>F')).toEqual({ code: 'foundation-starts', card: cardNamed('8C'), needed: cardNamed('AC') });
     // Pulling out the buried 2S would be the merci, which strict has not.
-    expect(why(position, 'M 2S>F')).toBe('the merci exists only in the merci variant, not in strict');
+    expect(why(position, 'M 2S>F')).toEqual({ code: 'no-merci', variant: 'strict' });
     // Moving fan 4 onto 9C moves one card: 2S stays behind.
     const moved = play(position, ['4>9']);
     expect(changedFans(position, moved)).toEqual({ 4: 'QD 2S', 9: '6C 6D 9C 8C' });
@@ -49,10 +49,10 @@ describe('the worked example of docs/rules.md', () => {
 
   it('8C never goes on 9S, nor 7C on 9C', () => {
     // 8C on 9S (fan 12) is the wrong suit.
-    expect(why(play(start('strict', LAYOUT), ['2>F']), '4>12')).toBe(
-      '8C cannot go on 9S: a card goes only on the next higher card of its own suit',
+    expect(why(play(start('strict', LAYOUT), ['2>F']), '4>12')).toEqual(
+      { code: 'cannot-build', card: cardNamed('8C'), target: cardNamed('9S'), rule: 'same-suit-down' },
     );
     // 7C (on top of fan 13 in the dead layout) on 9C skips a rank.
-    expect(why(start('strict', DEAD), '13>9')).toBe('7C cannot go on 9C: a card goes only on the next higher card of its own suit');
+    expect(why(start('strict', DEAD), '13>9')).toEqual({ code: 'cannot-build', card: cardNamed('7C'), target: cardNamed('9C'), rule: 'same-suit-down' });
   });
 });

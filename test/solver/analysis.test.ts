@@ -1,6 +1,6 @@
 // The analysis curve of a game: cards home and the deal solver's maximum after every action.
 import { describe, expect, it } from 'vitest';
-import { Position, dealLayout, recordOf, type Action, type VariantId } from '../../shared/index.js';
+import { Position, dealLayout, recordOf, type Action, type VariantId, problemText } from '../../shared/index.js';
 import { analyseRecord, seedDealer, solvePar } from '../../solver/index.js';
 import { seededRandom } from '../../bench/measure.js';
 
@@ -15,12 +15,12 @@ describe('analyseRecord', () => {
     for (const [variant, seed] of cases) {
       const layout = dealLayout(seed, variant);
       const start = Position.start(variant, layout);
-      if (!start.ok) throw new Error(start.error);
+      if (!start.ok) throw new Error(problemText(start.error));
       const par = solvePar(start.value, seedDealer(seed), { nodes: 200_000 });
       expect(par.exact).toBe(true);
       const record = recordOf(variant, [layout, ...par.redeals], par.actions);
       const analysis = analyseRecord(record);
-      if (!analysis.ok) throw new Error(analysis.error.reason);
+      if (!analysis.ok) throw new Error(problemText(analysis.error.problem));
       const { points } = analysis.value;
       expect(points).toHaveLength(par.actions.length + 1);
       expect(points.every((point) => point.exact && point.dealMax >= point.home)).toBe(true);
@@ -40,7 +40,7 @@ describe('analyseRecord', () => {
     for (const seed of ['p0', 'p1', 'p2', 'p3', 'p4']) {
       const layout = dealLayout(seed, 'strict');
       const start = Position.start('strict', layout);
-      if (!start.ok) throw new Error(start.error);
+      if (!start.ok) throw new Error(problemText(start.error));
       const playout = start.value.clone();
       const actions: Action[] = [];
       for (let step = 0; step < 200; step++) {
@@ -51,7 +51,7 @@ describe('analyseRecord', () => {
         actions.push(action);
       }
       const analysis = analyseRecord(recordOf('strict', [layout], actions));
-      if (!analysis.ok) throw new Error(analysis.error.reason);
+      if (!analysis.ok) throw new Error(problemText(analysis.error.problem));
       const { points } = analysis.value;
       expect(points.every((point) => point.exact && point.dealMax >= point.home)).toBe(true);
       for (let i = 1; i < points.length; i++) {

@@ -1,6 +1,7 @@
 // A slow, independent reference for the solver: plain exhaustive search through the engine's
 // own legalActions/play, every position keyed by its board text, no pruning, no tricks.
 import {
+  problemText,
   DECK,
   Position,
   applyAction,
@@ -32,7 +33,7 @@ export function referenceBest(position: Position, dealer?: Dealer): number {
       if (action.type === 'redeal' && !dealer) continue;
       const layout = action.type === 'redeal' ? dealer!(current.redealsUsed + 1, current.gatheredCards()) : undefined;
       const next = applyAction(current, action, layout);
-      if (!next.ok) throw new Error(next.error);
+      if (!next.ok) throw new Error(problemText(next.error));
       const key = keyOf(next.value);
       if (seen.has(key)) continue;
       seen.add(key);
@@ -72,7 +73,7 @@ export function smallPosition(variant: VariantId, seed: number, left: number): P
   for (let i = 0; i < easy.length; i += 3) fans.push(easy.slice(i, i + 3).reverse());
   for (let i = 0; i < rest.length; i += 3) fans.push(rest.slice(i, i + 3));
   const start = Position.start(variant, fans as Layout);
-  if (!start.ok) throw new Error(start.error);
+  if (!start.ok) throw new Error(problemText(start.error));
   const position = start.value;
   for (let fan = 0; fan < easy.length / 3; fan++) {
     for (let i = 0; i < 3; i++) playOrThrow(position, { type: 'fan-to-foundation', from: fan });
@@ -82,6 +83,6 @@ export function smallPosition(variant: VariantId, seed: number, left: number): P
 
 function playOrThrow(position: Position, action: Action): void {
   const problem = position.problem(action);
-  if (problem) throw new Error(problem);
+  if (problem) throw new Error(problemText(problem));
   position.play(action);
 }

@@ -1,6 +1,7 @@
 // The solver against hand-built positions, a brute-force reference and the engine itself.
 import { describe, expect, it } from 'vitest';
 import {
+  problemText,
   Position,
   VARIANT_IDS,
   applyAction,
@@ -24,7 +25,7 @@ function replay(position: Position, actions: readonly Action[], redeals: readonl
   let next = 0;
   for (const action of actions) {
     const result = applyAction(current, action, action.type === 'redeal' ? redeals[next++] : undefined);
-    if (!result.ok) throw new Error(`${makeAction(action)}: ${result.error}`);
+    if (!result.ok) throw new Error(`${makeAction(action)}: ${problemText(result.error)}`);
     current = result.value;
   }
   expect(next).toBe(redeals.length);
@@ -46,7 +47,7 @@ describe('deal solver on hand-built positions', () => {
 
   it('trefoil: a deal that plays straight home is cleared from 4', () => {
     const position = Position.start('trefoil', WINNABLE_TREFOIL);
-    if (!position.ok) throw new Error(position.error);
+    if (!position.ok) throw new Error(problemText(position.error));
     expect(position.value.foundationCount()).toBe(4);
     expect(solveDeal(position.value)).toMatchObject({ max: 52, exact: true, clearable: true });
   });
@@ -86,7 +87,7 @@ describe('deal solver on hand-built positions', () => {
   it('a node limit gives "at least", never a made-up answer', () => {
     const seed = 's7';
     const position = Position.start('strict', dealLayout(seed, 'strict'));
-    if (!position.ok) throw new Error(position.error);
+    if (!position.ok) throw new Error(problemText(position.error));
     const cut = solveDeal(position.value, { nodes: 50 });
     const full = solveDeal(position.value);
     expect(full.exact).toBe(true);
@@ -100,7 +101,7 @@ describe('deal solver on hand-built positions', () => {
     let now = 0;
     const clock = () => (now += 10);
     const position = Position.start('strict', dealLayout('s31', 'strict'));
-    if (!position.ok) throw new Error(position.error);
+    if (!position.ok) throw new Error(problemText(position.error));
     const cut = solveDeal(position.value, { ms: 50, clock });
     expect(cut.exact).toBe(false);
     // The clock is read once every 1024 nodes: 50 ms at 10 ms a reading is 5 readings.
@@ -155,7 +156,7 @@ describe('properties over real seeds', () => {
       const random = seededRandom(variant.length * 7919);
       for (const seed of seeds) {
         const start = Position.start(variant, dealLayout(seed, variant));
-        if (!start.ok) throw new Error(start.error);
+        if (!start.ok) throw new Error(problemText(start.error));
         const deal = solveDeal(start.value, { nodes: 30_000 });
         expect(replay(start.value, deal.line).foundationCount()).toBe(deal.max);
         const playout = start.value.clone();
@@ -184,7 +185,7 @@ describe('properties over real seeds', () => {
   it.each(bothRedeals)('%s: par never reads a layout before it is dealt', (variant, parSeeds) => {
     for (const seed of parSeeds) {
       const start = Position.start(variant, dealLayout(seed, variant));
-      if (!start.ok) throw new Error(start.error);
+      if (!start.ok) throw new Error(problemText(start.error));
       const asked: number[] = [];
       const real: Dealer = (deal, gathered) => {
         asked.push(deal);
@@ -218,7 +219,7 @@ describe('the deal search above a floor (the clairvoyant solver’s last deals)'
   it('finds the exact best when it is above the floor, and only the floor when it is not', () => {
     for (const seed of ['s0', 'p1', 'p2']) {
       const dealt = Position.start('strict', dealLayout(seed, 'strict'));
-      if (!dealt.ok) throw new Error(dealt.error);
+      if (!dealt.ok) throw new Error(problemText(dealt.error));
       const position = dealt.value;
       const { max } = solveDeal(position);
       const below = bestInDeal(DealState.fromPosition(position), new Budget(), max - 1);
@@ -232,7 +233,7 @@ describe('the deal search above a floor (the clairvoyant solver’s last deals)'
 describe('the clairvoyant search for a win, in capped rounds', () => {
   const solved = (seed: string) => {
     const dealt = Position.start('strict', dealLayout(seed, 'strict'));
-    if (!dealt.ok) throw new Error(dealt.error);
+    if (!dealt.ok) throw new Error(problemText(dealt.error));
     const solution = solveClairvoyant(dealt.value, seedDealer(seed));
     expect(replay(dealt.value, solution.actions, solution.redeals).foundationCount()).toBe(solution.best);
     return solution;

@@ -2,7 +2,7 @@
 // contract's union (a message outside the contract fails the next wait), and waits for the next
 // one that matches.
 import { WebSocket } from 'ws';
-import { serverMessage, type ClientMessageInput, type ServerMessage, type ServerMessageOf } from '../../contract/index.js';
+import { errorParamsMatch, serverMessage, type ClientMessageInput, type ServerMessage, type ServerMessageOf } from '../../contract/index.js';
 
 export class Client {
   readonly messages: ServerMessage[] = [];
@@ -16,8 +16,10 @@ export class Client {
     socket.on('message', (data) => {
       const text = data.toString();
       const parsed = serverMessage.safeParse(JSON.parse(text));
-      if (parsed.success) this.messages.push(parsed.data);
-      else this.offContract.push(`${text.slice(0, 200)}: ${parsed.error.message}`);
+      if (!parsed.success) this.offContract.push(`${text.slice(0, 200)}: ${parsed.error.message}`);
+      // An error's params must be exactly its code's (contract/errors.ts ERROR_PARAMS).
+      else if (parsed.data.type === 'error' && !errorParamsMatch(parsed.data)) this.offContract.push(`${text.slice(0, 200)}: params do not match the code`);
+      else this.messages.push(parsed.data as ServerMessage);
       this.wake();
     });
     socket.on('close', (code, reason) => {

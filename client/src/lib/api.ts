@@ -1,29 +1,21 @@
-import type {
-  AnalysisAnswer,
-  DailyAnalysisAnswer,
-  CreatePlayerAnswer,
-  ErrorCode,
-  CreateRaceBody,
-  DailyAnswer,
-  DailyStartAnswer,
-  GameSummaryAnswer,
-  HistoryAnswer,
-  HttpError,
-  LeaderboardAnswer,
-  MeAnswer,
-  RaceAnswer,
-  PlayerStatsAnswer,
-  RaceReplayAnswer,
-  SeriesAnswer,
-  SeriesDealAnswer,
+import {
+  ROUTES,
+  routePath,
+  type CodedError,
+  type ErrorCode,
+  type HttpError,
+  type RouteAnswer,
+  type RouteBody,
+  type RouteName,
+  type RoutePathParams,
+  type RouteQuery,
 } from './contract.js';
-import type { VariantId } from './engine.js';
-import type { RecordJson } from './engine.js';
+import type { RecordJson, VariantId } from './engine.js';
 import { t } from './i18n.svelte.js';
 import { forget, identity, remember } from './identity.svelte.js';
 import { refusalText } from './refusals.js';
 
-/** An HTTP error from the server, with its stable code and the field to blame. */
+/** An HTTP error from the server, with its stable code, its parameters and the field to blame. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -31,6 +23,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode | 'network' | 'http',
     message: string,
     readonly field?: string,
+    /** The server's code with its parameters (contract/errors.ts), what a catalogue words; null without an answer in the error shape. */
+    readonly refusal: CodedError | null = null,
   ) {
     super(message);
   }
@@ -64,48 +58,58 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown):
   if (!response.ok) {
     const error = data as Partial<HttpError> | null;
     if (response.status === 401 && identity.token) forget(); // the server no longer knows this token
-    throw new ApiError(response.status, error?.code ?? 'http', error?.message ?? `${response.status} ${response.statusText}`, error?.field);
+    const refusal = error?.code !== undefined && error.params !== undefined ? ({ code: error.code, params: error.params } as CodedError) : null;
+    throw new ApiError(response.status, error?.code ?? 'http', error?.message ?? `${response.status} ${response.statusText}`, error?.field, refusal);
   }
   return data as T;
 }
 
+/** What a call to route `N` sends: its path parameters, query string and body, each only where the route reads one. */
+type CallInput<N extends RouteName> = (keyof RoutePathParams<N> extends never ? { params?: never } : { params: RoutePathParams<N> }) & {
+  query?: RouteQuery<N>;
+} & (RouteBody<N> extends undefined ? { body?: never } : { body: RouteBody<N> });
+
+/** Calls route `name` of the contract's table: the one place a path is written is contract/routes.ts. */
+function call<N extends RouteName>(name: N, ...[input]: {} extends CallInput<N> ? [CallInput<N>?] : [CallInput<N>]): Promise<RouteAnswer<N>> {
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, string | number | undefined>; body?: unknown };
+  const path = (routePath as (route: RouteName, params?: Record<string, string | number>, query?: Record<string, string | number | undefined>) => string)(name, params, query);
+  // A POST without fields sends `{}`: the server reads every body as JSON.
+  return request(ROUTES[name].method, path, body ?? (ROUTES[name].method === 'POST' ? {} : undefined));
+}
+
 export async function createPlayer(name: string): Promise<void> {
-  const answer = await request<CreatePlayerAnswer>('POST', '/api/players', { name });
+  const answer = await call('createPlayer', { body: { name } });
   remember(answer.player, answer.token);
 }
 
-export const me = (): Promise<MeAnswer> => request('GET', '/api/me');
-export const createRace = (body: CreateRaceBody): Promise<RaceAnswer> => request('POST', '/api/races', body);
-export const getRace = (code: string): Promise<RaceAnswer> => request('GET', `/api/races/${encodeURIComponent(code)}`);
-export const joinRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/join`, {});
-export const startRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/start`, {});
-export const leaveRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/leave`, {});
-export const cancelRace = (code: string): Promise<RaceAnswer> => request('POST', `/api/races/${encodeURIComponent(code)}/cancel`, {});
+export const me = () => call('me');
+export const createRace = (body: RouteBody<'createRace'>) => call('createRace', { body });
+export const getRace = (code: string) => call('race', { params: { code } });
+export const joinRace = (code: string) => call('joinRace', { params: { code } });
+export const startRace = (code: string) => call('startRace', { params: { code } });
+export const leaveRace = (code: string) => call('leaveRace', { params: { code } });
+export const cancelRace = (code: string) => call('cancelRace', { params: { code } });
 /** A finished race's boards and moves with their times (refused with `not-finished` before). */
-export const getRaceReplay = (code: string): Promise<RaceReplayAnswer> => request('GET', `/api/races/${encodeURIComponent(code)}/replay`);
-export const kickRacer = (code: string, playerId: number): Promise<RaceAnswer> =>
-  request('POST', `/api/races/${encodeURIComponent(code)}/kick`, { playerId });
-export const answerRematch = (code: string, answer: 'accept' | 'decline'): Promise<RaceAnswer> =>
-  request('POST', `/api/races/${encodeURIComponent(code)}/rematch`, { answer });
+export const getRaceReplay = (code: string) => call('raceReplay', { params: { code } });
+export const kickRacer = (code: string, playerId: number) => call('kickRacer', { params: { code }, body: { playerId } });
+export const answerRematch = (code: string, answer: 'accept' | 'decline') => call('answerRematch', { params: { code }, body: { answer } });
 
 /** Today's daily deal, or the one of `day` (YYYY-MM-DD). */
-export const getDaily = (day?: string): Promise<DailyAnswer> => request('GET', day ? `/api/daily/${encodeURIComponent(day)}` : '/api/daily');
+export const getDaily = (day?: string) => (day ? call('daily', { params: { day } }) : call('today'));
 /** Starts today's one ranked attempt, or continues it when it is still being played. */
-export const startDaily = (): Promise<DailyStartAnswer> => request('POST', '/api/daily/start', {});
-export const getLeaderboard = (day: string, offset: number): Promise<LeaderboardAnswer> =>
-  request('GET', `/api/daily/${encodeURIComponent(day)}/leaderboard?offset=${offset}`);
-export const getGame = (id: number): Promise<GameSummaryAnswer> => request('GET', `/api/games/${id}`);
+export const startDaily = () => call('startDaily');
+export const getLeaderboard = (day: string, offset: number) => call('leaderboard', { params: { day }, query: { offset } });
+export const getGame = (id: number) => call('game', { params: { id } });
 /** The game's `lucie-record/1` record (another player's daily game only once its day is over). */
-export const getRecord = (id: number): Promise<RecordJson> => request('GET', `/api/games/${id}/record`);
-/** Anyone's record per variant, from their finished games. */
-export const createSeries = (variant: VariantId): Promise<SeriesAnswer> => request('POST', '/api/series', { variant });
-export const getSeries = (code: string): Promise<SeriesAnswer> => request('GET', `/api/series/${encodeURIComponent(code)}`);
+export const getRecord = (id: number): Promise<RecordJson> => call('record', { params: { id } });
+export const createSeries = (variant: VariantId) => call('createSeries', { body: { variant } });
+export const getSeries = (code: string) => call('series', { params: { code } });
 /** Deal `deal` of a series to you: dealt now, or the same game while you are playing it. */
-export const dealSeries = (code: string, deal: number): Promise<SeriesDealAnswer> =>
-  request('POST', `/api/series/${encodeURIComponent(code)}/deals/${deal}`, {});
-export const getPlayerStats = (id: number): Promise<PlayerStatsAnswer> => request('GET', `/api/players/${id}/stats`);
-export const myGames = (offset: number): Promise<HistoryAnswer> => request('GET', `/api/me/games?offset=${offset}`);
+export const dealSeries = (code: string, deal: number) => call('dealSeries', { params: { code, deal } });
+/** Anyone's record per variant, from their finished games. */
+export const getPlayerStats = (id: number) => call('playerStats', { params: { id } });
+export const myGames = (offset: number) => call('myGames', { query: { offset } });
 /** What the solver found on a game, once its seed is public (`pending` while it is being solved). */
-export const getAnalysis = (id: number): Promise<AnalysisAnswer> => request('GET', `/api/games/${id}/analysis`);
+export const getAnalysis = (id: number) => call('analysis', { params: { id } });
 /** A day's first-deal maximum and how many attempts reached their par, once the day is over. */
-export const getDailyAnalysis = (day: string): Promise<DailyAnalysisAnswer> => request('GET', `/api/daily/${day}/analysis`);
+export const getDailyAnalysis = (day: string) => call('dailyAnalysis', { params: { day } });

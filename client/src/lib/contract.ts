@@ -3,6 +3,7 @@
 export * from '../../../contract/vocabulary.js';
 export * from '../../../contract/day.js';
 export * from '../../../contract/errors.js';
+export * from '../../../contract/routes.js';
 export type * from '../../../contract/views.js';
 export type * from '../../../contract/socket.js';
 export type * from '../../../contract/http.js';

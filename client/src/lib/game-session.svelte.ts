@@ -1,11 +1,12 @@
-import type {
-  AckBody,
-  ClientMessageInput,
-  ErrorMessage,
-  GameStatus,
-  PlayerView,
-  ServerMessage,
-  ServerMessageOf,
+import {
+  routePath,
+  type AckBody,
+  type ClientMessageInput,
+  type ErrorMessage,
+  type GameStatus,
+  type PlayerView,
+  type ServerMessage,
+  type ServerMessageOf,
 } from './contract.js';
 import { Connection, type ConnectionState } from './connection.js';
 import {
@@ -22,7 +23,7 @@ import {
 } from './engine.js';
 import { identity } from './identity.svelte.js';
 import { t } from './i18n.svelte.js';
-import { humanize } from './moves.js';
+import { humanize, problemWords } from './moves.js';
 import { refusalText } from './refusals.js';
 
 /** An action sent and not yet acknowledged. */
@@ -112,7 +113,7 @@ export abstract class GameSession implements PlayedGame {
   /** Opens the socket; subclasses call it once their own fields are set. */
   protected open(): void {
     // The token is read at every attempt: one the server refused (and api.ts forgot) is not retried forever.
-    this.socket = new Connection(() => (identity.token ? `/ws?token=${encodeURIComponent(identity.token)}` : '/ws'), {
+    this.socket = new Connection(() => routePath('socket', {}, { token: identity.token ?? undefined }), {
       onOpen: () => this.subscribe(),
       onMessage: (message) => this.receive(message),
       onState: (state) => (this.connection = state),
@@ -199,11 +200,11 @@ export abstract class GameSession implements PlayedGame {
     const deals: Layout[] = [];
     for (const fans of message.deals) {
       const layout = parseLayout(fans);
-      if (!layout.ok) return void (this.notice = t('session.bad-layout', { detail: layout.error }));
+      if (!layout.ok) return void (this.notice = t('session.bad-layout', { detail: problemWords(layout.error) }));
       deals.push(layout.value);
     }
     const replay = replayRecord({ variant: message.variant, deals, actions: message.actions });
-    if (!replay.ok) return void (this.notice = t('session.not-rebuilt', { detail: replay.error.reason }));
+    if (!replay.ok) return void (this.notice = t('session.not-rebuilt', { detail: problemWords(replay.error.problem) }));
     this.game = {
       id: message.gameId,
       variant: message.variant,
@@ -227,7 +228,7 @@ export abstract class GameSession implements PlayedGame {
       }
       const action = parseAction(ack.action);
       const layout = ack.layout ? parseLayout(ack.layout) : undefined;
-      const next: Result<Position> | undefined =
+      const next: Result<Position, unknown> | undefined =
         action.ok && (!layout || layout.ok) ? applyAction(game.confirmed, action.value, layout?.ok ? layout.value : undefined) : undefined;
       if (!next?.ok) {
         this.reload();

@@ -5,12 +5,14 @@ import {
   cardName,
   makeAction,
   parseCard,
+  problemText,
   sourceOf,
   suitName,
   suitOf,
   targetOf,
   type Action,
   type Position,
+  type Problem,
   type Source,
   type Target,
 } from './engine.js';
@@ -24,6 +26,9 @@ export const humanize = (reason: string): string =>
     const card = parseCard(code);
     return card.ok ? cardLabel(card.value) : code;
   });
+
+/** An engine problem as the board words it (English until the message catalogue words it by its code). */
+export const problemWords = (problem: Problem): string => humanize(problemText(problem));
 
 export function targetName(target: Target): string {
   switch (target.kind) {
@@ -40,7 +45,8 @@ export function targetName(target: Target): string {
 export function attemptProblem(position: Position, source: Source, target: Target): string {
   const action = actionFor(source, target);
   if (!action) return source.kind === 'cell' ? 'a card in a cell can only go to its foundation or onto a fan' : 'a covered card cannot go to a cell';
-  return humanize(position.problem(action) ?? `${makeAction(action)} is not available right now`);
+  const problem = position.problem(action);
+  return problem ? problemWords(problem) : `${makeAction(action)} is not available right now`;
 }
 
 /** Why a picked source has nowhere to go: the engine's reason for its foundation, and the fact that no fan takes it. */
@@ -51,10 +57,11 @@ export function stuckReason(position: Position, source: Source): string {
   if (source.kind === 'buried') {
     const covered = `${label} is covered: only the top card of a fan can be played`;
     if (!position.rules.merci) return covered;
-    return `${covered} (merci: ${humanize(position.problem({ type: 'merci', card, to: null }) ?? 'it has nowhere to go')})`;
+    const merci = position.problem({ type: 'merci', card, to: null });
+    return `${covered} (merci: ${merci ? problemWords(merci) : 'it has nowhere to go'})`;
   }
   const toFoundation = position.problem(actionFor(source, { kind: 'foundation' })!);
-  const foundation = toFoundation ? humanize(toFoundation) : `${label} cannot go to the foundation`;
+  const foundation = toFoundation ? problemWords(toFoundation) : `${label} cannot go to the foundation`;
   return `No move for ${label}: ${foundation}, and no fan takes it`;
 }
 

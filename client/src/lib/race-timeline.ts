@@ -1,5 +1,6 @@
 import type { RaceReplayAnswer, ReplayGame } from './contract.js';
 import { parseRecord, RECORD_FORMAT } from './engine.js';
+import { problemWords } from './moves.js';
 import { buildReplay, type Replay } from './replay.js';
 
 /**
@@ -30,9 +31,9 @@ export function buildTimeline(answer: RaceReplayAnswer): { ok: true; value: Race
   const tracks: TimelineTrack[] = [];
   for (const game of answer.games) {
     const record = parseRecord({ format: RECORD_FORMAT, variant: answer.race.variant, deals: game.deals, actions: game.actions });
-    if (!record.ok) return { ok: false, error: `${game.name}'s game cannot be read: ${record.error}` };
+    if (!record.ok) return { ok: false, error: `${game.name}'s game cannot be read: ${problemWords(record.error)}` };
     const replay = buildReplay(record.value);
-    if (replay.failure) return { ok: false, error: `${game.name}'s game does not replay: ${replay.failure.reason}` };
+    if (replay.failure) return { ok: false, error: `${game.name}'s game does not replay: ${problemWords(replay.failure.problem)}` };
     tracks.push({
       game,
       replay,

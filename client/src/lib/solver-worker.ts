@@ -1,7 +1,7 @@
 // The solver in a Web Worker (practice's hint and "solve from here"), loaded only when first
 // asked: the search never blocks the page and its code stays out of the entry chunk.
 import { seedDealer, solveDeal, solvePar } from '../../../solver/index.js';
-import { applyAction, dealLayout, makeAction, parseAction, Position, redealLayout } from './engine.js';
+import { applyAction, dealLayout, makeAction, parseAction, Position, problemText, redealLayout } from './engine.js';
 import type { SolverReply, SolverRequest } from './solver.js';
 
 /** Each ask may search this much: a hint must come quickly, or say it could not. */
@@ -10,16 +10,16 @@ const LIMITS = { nodes: 2_000_000, ms: 4000, clock: () => performance.now() };
 /** The practice position: the seed's deal and its redeals, replayed action by action. */
 function positionOf({ variant, seed, actions }: SolverRequest): Position | string {
   const start = Position.start(variant, dealLayout(seed, variant));
-  if (!start.ok) return start.error;
+  if (!start.ok) return problemText(start.error);
   let position = start.value;
   for (const text of actions) {
     const action = parseAction(text);
-    if (!action.ok) return action.error;
+    if (!action.ok) return problemText(action.error);
     const next =
       action.value.type === 'redeal'
         ? applyAction(position, action.value, redealLayout(seed, position.redealsUsed + 1, position.gatheredCards()))
         : applyAction(position, action.value);
-    if (!next.ok) return next.error;
+    if (!next.ok) return problemText(next.error);
     position = next.value;
   }
   return position;
