@@ -32,7 +32,8 @@ const slots = (page: Page) =>
 async function playToTheEnd(page: Page, seed: string, variant: VariantId): Promise<{ moves: number; slots: number[][][]; pickerTargets: number[] }> {
   await page.goto(`${server.base}/practice?seed=${seed}&variant=${variant}`);
   const driver = new BoardDriver(page, BOARD, variant, dealLayout(seed, variant));
-  expect(await driver.fans()).toEqual(driver.position.fans);
+  // The page mounts once its language is loaded (main.ts): wait for the deal to be drawn.
+  await expect.poll(() => driver.fans()).toEqual(driver.position.fans);
   const seen = [await slots(page)];
   for (let action = driver.next(); action; action = driver.next()) {
     await driver.play(action, action.type === 'fan-to-fan' ? 'drag' : 'click');

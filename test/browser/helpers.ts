@@ -170,6 +170,9 @@ export async function readFans(page: Page, board: string): Promise<Card[][]> {
 /** Stores the client's settings (`lucie.settings`) for `base`'s origin; they apply from the next page load. */
 export async function useSettings(page: Page, base: string, settings: Record<string, unknown>): Promise<void> {
   if (!page.url().startsWith(base)) await page.goto(`${base}/`);
+  // The app mounts after its language's catalogue has loaded, later than the page's load event, and
+  // stores its settings as it mounts: written before that, these would be overwritten.
+  await page.waitForFunction(() => (document.getElementById('app')?.childElementCount ?? 0) > 0);
   await page.evaluate((text) => localStorage.setItem('lucie.settings', text), JSON.stringify(settings));
 }
 

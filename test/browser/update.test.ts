@@ -37,6 +37,7 @@ async function deploy(mark: string): Promise<void> {
   }
 }
 
+// The entry marks its build once it has run, after its top-level await of the language's catalogue: poll for it.
 const buildOf = (page: Page) => page.evaluate(() => document.documentElement.dataset.build ?? null);
 const shellCaches = (page: Page) => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('lucie-shell-')));
 const controller = (page: Page) => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null);
@@ -62,7 +63,7 @@ describe('a new version', () => {
     old = browser.page;
     await old.goto(`${server.base}/practice?seed=abc&variant=strict`);
     await expect.poll(() => controller(old), { timeout: 30_000 }).toBe(`${server.base}/sw.js`);
-    expect(await buildOf(old)).toBe('1');
+    await expect.poll(() => buildOf(old)).toBe('1');
     firstCache = await shellCaches(old);
     expect(firstCache).toHaveLength(1);
   });
@@ -74,7 +75,7 @@ describe('a new version', () => {
     server = await startServer({ CLIENT_DIR: dir }, Number(new URL(server.base).port));
     fresh = await browser.context.newPage();
     await fresh.goto(`${server.base}/practice?seed=abc&variant=strict`);
-    expect(await buildOf(fresh)).toBe('2');
+    await expect.poll(() => buildOf(fresh)).toBe('2');
     await fresh.getByRole('region', { name: 'Practice board' }).waitFor();
   });
 
@@ -95,7 +96,7 @@ describe('a new version', () => {
     await server.stop();
     await browser.context.setOffline(true);
     await fresh.reload();
-    expect(await buildOf(fresh)).toBe('2');
+    await expect.poll(() => buildOf(fresh)).toBe('2');
     await fresh.getByRole('region', { name: 'Practice board' }).waitFor();
   });
 });
