@@ -110,7 +110,7 @@ describe('practice on a phone-sized screen', () => {
     // Seed m150 under this strategy runs out of moves in its last deal after 24 actions.
     await page.goto(`${server.base}/practice?seed=m150&variant=merci`);
     const driver = new BoardDriver(page, 'Practice board', 'merci', dealLayout('m150', 'merci'));
-    expect(await driver.fans()).toEqual(driver.position.fans);
+    await expect.poll(() => driver.fans()).toEqual(driver.position.fans); // drawn once the catalogue has loaded
     for (let action = driver.next(); action && action.type !== 'merci'; action = driver.next()) await driver.play(action, 'click');
     expect(await driver.region().locator('.bar').textContent()).toContain('Merci: available now: pick a covered card');
 
