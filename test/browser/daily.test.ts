@@ -32,20 +32,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function post<T>(path: string, body: object, token?: string): Promise<T> {
-  const response = await fetch(`${server.base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 /** A scripted player: takes today's attempt and plays it over the websocket with the tests' policy, as fast as acks come. */
 async function scriptedDaily(name: string): Promise<{ foundations: number; gameId: number; firstLayout: readonly string[] }> {
-  const { token } = await post<CreatePlayerAnswer>('/api/players', { name });
-  const { game } = await post<DailyStartAnswer>('/api/daily/start', {}, token);
+  const { token } = await server.post<CreatePlayerAnswer>('/api/players', { name });
+  const { game } = await server.post<DailyStartAnswer>('/api/daily/start', {}, token);
   const client = await Client.connect(server.base.replace('http', 'ws'), { token });
   const mirror = Mirror.of(game);
   await playToEnd(client, mirror);

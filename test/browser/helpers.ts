@@ -46,6 +46,8 @@ export async function freePort(): Promise<number> {
 
 export interface RunningServer {
   base: string;
+  /** POSTs `body` as JSON to `path` (with a player's token), for a test's set-up: an answer that is not 2xx throws. */
+  post<T>(path: string, body: unknown, token?: string): Promise<T>;
   /** Deals race `code` from `seed` when it starts, for a test that needs one known deal (race seeds are random). */
   setRaceSeed(code: string, seed: string): void;
   /** Freezes the server process (SIGSTOP): connections are accepted, nothing is answered; `resume` thaws it. */
@@ -83,6 +85,15 @@ export async function startServer(env: Readonly<Record<string, string>> = {}, po
   }
   return {
     base,
+    async post<T>(path: string, body: unknown, token?: string): Promise<T> {
+      const response = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    },
     setRaceSeed(code, seed) {
       // The server reads a race from its database when it starts it: a second connection may change it before.
       const db = new Database(join(dataDir, DB_FILE));

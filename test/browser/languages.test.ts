@@ -25,21 +25,12 @@ let player: CreatePlayerAnswer;
 let gameId: number;
 const recordFile = join(shotsDir(), 'languages-record.json');
 
-async function post<T>(path: string, body: object, token?: string): Promise<T> {
-  const response = await fetch(`${server.base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 beforeAll(async () => {
   buildClient();
   server = await startServer();
-  player = await post<CreatePlayerAnswer>('/api/players', { name: NAME });
-  gameId = (await post<DailyStartAnswer>('/api/daily/start', {}, player.token)).game.gameId;
+  player = await server.post<CreatePlayerAnswer>('/api/players', { name: NAME });
+  gameId = (await server.post<DailyStartAnswer>('/api/daily/start', {}, player.token)).game.gameId;
   mkdirSync(shotsDir(), { recursive: true });
   // A record whose meta claims a win the moves never reach: the verdict, the claims and the replayer all show.
   writeFileSync(recordFile, JSON.stringify(makeRecord(recordOf('strict', [dealLayout('lingua', 'strict')], [], { seed: 'lingua', meta: { player: NAME, state: 'won' } }))));

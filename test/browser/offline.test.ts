@@ -29,15 +29,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function post<T>(path: string, body: object, token?: string): Promise<T> {
-  const response = await fetch(`${server.base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 /** Makes the browser play as `player` from its next page load (the client keeps its identity in localStorage). */
 const becomes = (player: CreatePlayerAnswer | null) =>
@@ -60,9 +51,9 @@ describe('after one visit, with the network cut', () => {
   });
 
   it("opens Ana's own daily replay while online (her day is still on: nobody else may see it)", async () => {
-    ana = await post<CreatePlayerAnswer>('/api/players', { name: 'Ana' });
-    bo = await post<CreatePlayerAnswer>('/api/players', { name: 'Bo' });
-    ({ game: daily } = await post<DailyStartAnswer>('/api/daily/start', {}, ana.token));
+    ana = await server.post<CreatePlayerAnswer>('/api/players', { name: 'Ana' });
+    bo = await server.post<CreatePlayerAnswer>('/api/players', { name: 'Bo' });
+    ({ game: daily } = await server.post<DailyStartAnswer>('/api/daily/start', {}, ana.token));
     const client = await Client.connect(server.base.replace('http', 'ws'), { token: ana.token });
     await playToEnd(client, Mirror.of(daily));
     client.close();

@@ -24,15 +24,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function post<T>(path: string, body: object, token?: string): Promise<T> {
-  const response = await fetch(`${server.base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 /** A racer who stays connected and watches without playing, so the race runs on after the player's game ends. */
 async function idleRacer(code: string, token: string): Promise<WebSocket> {
@@ -82,14 +73,14 @@ describe.each(VIEWPORTS)('the pages around the board at $width×$height', ({ nam
   afterAll(async () => browser?.close());
 
   it('race: the board stays put through a whole game, its redeals and its end', async () => {
-    const ana = await post<CreatePlayerAnswer>('/api/players', { name: `Ana ${name}` });
-    const bot = await post<CreatePlayerAnswer>('/api/players', { name: `Bot ${name}` });
-    const { race } = await post<RaceAnswer>('/api/races', { variant: 'strict', seats: 2 }, ana.token);
-    await post<RaceAnswer>(`/api/races/${race.code}/join`, {}, bot.token);
+    const ana = await server.post<CreatePlayerAnswer>('/api/players', { name: `Ana ${name}` });
+    const bot = await server.post<CreatePlayerAnswer>('/api/players', { name: `Bot ${name}` });
+    const { race } = await server.post<RaceAnswer>('/api/races', { variant: 'strict', seats: 2 }, ana.token);
+    await server.post<RaceAnswer>(`/api/races/${race.code}/join`, {}, bot.token);
     const botSocket = await idleRacer(race.code, bot.token);
     await playAs(page, ana);
     await page.goto(`${server.base}/race/${race.code}`);
-    await post<RaceAnswer>(`/api/races/${race.code}/start`, {}, ana.token);
+    await server.post<RaceAnswer>(`/api/races/${race.code}/start`, {}, ana.token);
     const region = page.getByRole('region', { name: 'Your board' });
     await region.waitFor({ timeout: 30_000 });
     const driver = new BoardDriver(page, 'Your board', 'strict', await readFans(page, 'Your board'));
@@ -120,7 +111,7 @@ describe.each(VIEWPORTS)('the pages around the board at $width×$height', ({ nam
   });
 
   it('daily: the board stays put through a redeal and a resignation; the game page after', async () => {
-    await playAs(page, await post<CreatePlayerAnswer>('/api/players', { name: `Daily ${name}` }));
+    await playAs(page, await server.post<CreatePlayerAnswer>('/api/players', { name: `Daily ${name}` }));
     await page.goto(`${server.base}/daily`);
     await page.getByRole('button', { name: 'Start today’s attempt' }).click();
     const region = page.getByRole('region', { name: 'Daily board' });

@@ -24,22 +24,15 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
-  const answer = await fetch(`${server.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  expect(answer.ok, `${path}: ${answer.status}`).toBe(true);
-  return (await answer.json()) as T;
-}
 
 describe('a race with every seat taken, on a phone', () => {
   it('fits the board, the foundations and the ticker of all the others without scrolling', async () => {
     // Long names and a time limit (its clock takes room in the head): the worst case.
     const names = ['Alexandrine', 'Bartholomew', 'Clementine', 'Desdemona', 'Evangeline', 'Florentino', 'Guinevere'];
     const tokens: string[] = [];
-    for (const name of names) tokens.push((await post<{ token: string }>('/api/players', { name })).token);
-    const { race } = await post<{ race: { code: string } }>('/api/races', { seats: MAX_SEATS, timeLimitSeconds: 1800 }, tokens[0]);
-    for (const token of tokens.slice(1)) await post(`/api/races/${race.code}/join`, {}, token);
+    for (const name of names) tokens.push((await server.post<{ token: string }>('/api/players', { name })).token);
+    const { race } = await server.post<{ race: { code: string } }>('/api/races', { seats: MAX_SEATS, timeLimitSeconds: 1800 }, tokens[0]);
+    for (const token of tokens.slice(1)) await server.post(`/api/races/${race.code}/join`, {}, token);
     const wsBase = server.base.replace(/^http/, 'ws');
     for (const token of tokens) {
       const other = await Client.connect(wsBase, { token });
@@ -53,7 +46,7 @@ describe('a race with every seat taken, on a phone', () => {
     await page.getByLabel('Your name').fill('Hortensia');
     await page.getByRole('button', { name: 'Join' }).click();
     await expect.poll(() => page.getByRole('list', { name: 'Racers in the lobby' }).getByRole('listitem').count()).toBe(MAX_SEATS);
-    await post(`/api/races/${race.code}/start`, {}, tokens[0]);
+    await server.post(`/api/races/${race.code}/start`, {}, tokens[0]);
     await page.getByRole('region', { name: 'Your board' }).waitFor({ timeout: 15_000 });
     await expect.poll(() => page.locator('.ticker > span').count()).toBe(MAX_SEATS - 1);
 
