@@ -2,13 +2,14 @@
 // happens through the few methods below, or read when scraped. One registry per app, so several
 // apps in one process (the tests) never mix their figures.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Pending } from './ports.js';
 
 /** Readings taken at each scrape, from the services that know them. */
 export interface MetricReadings {
   openSockets(): number;
   playersOnline(): number;
-  /** Races per state, or undefined where the storage does not say (PostgreSQL, for now). */
-  racesByState(): Record<string, number> | undefined;
+  /** Races per state, from the race store (either database). */
+  racesByState(): Pending<Readonly<Record<string, number>> | undefined>;
   analysisQueue(): number;
   /** Seconds since the newest complete backup, or undefined when none is known. */
   backupAgeSeconds(): number | undefined;
@@ -43,9 +44,10 @@ export class Metrics {
       help: 'Races by state',
       labelNames: ['state'],
       registers,
-      collect() {
+      async collect() {
+        const counts = await readings.racesByState();
         this.reset();
-        for (const [state, count] of Object.entries(readings.racesByState() ?? {})) this.set({ state }, count);
+        for (const [state, count] of Object.entries(counts ?? {})) this.set({ state }, count);
       },
     });
     new Gauge({ name: 'lucie_analysis_queue_length', help: 'Games waiting for analysis, the one being solved included', registers, collect() { this.set(readings.analysisQueue()); } });

@@ -95,6 +95,8 @@ export interface RaceStore {
   byCode(code: string): Pending<RaceRow | undefined>;
   byId(id: number): Pending<RaceRow | undefined>;
   inState(state: RaceRow['state']): Pending<RaceRow[]>;
+  /** How many races stand in each state (a state with none is left out). */
+  countByState(): Pending<Partial<Record<RaceState, number>>>;
   /** The race asked for as the rematch of `raceId`, once someone did. */
   rematchOf(raceId: number): Pending<RaceRow | undefined>;
   /** Stores the race and seats its creator, in one transaction; its id. */

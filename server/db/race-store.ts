@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, notExists, sql as raw, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, notExists, sql as raw, type SQL } from 'drizzle-orm';
 import { after } from '../ports.js';
 import type { RaceRow, RaceStore } from '../stores.js';
 import { done, theRow, wait, type Rows, type Sql } from './sql.js';
@@ -36,6 +36,10 @@ export function raceStore(sql: Sql): RaceStore {
     byCode: (code) => one(db.select().from(races).where(eq(races.code, code))),
     byId: (id) => one(db.select().from(races).where(eq(races.id, id))),
     inState: (state) => all(db.select().from(races).where(eq(races.state, state))),
+    countByState: () =>
+      after(all(db.select({ state: races.state, count: count() }).from(races).groupBy(races.state)), (rows) =>
+        Object.fromEntries(rows.map((row) => [row.state, row.count])),
+      ),
     rematchOf: (raceId) => one(db.select().from(races).where(eq(races.rematchOf, raceId)).limit(1)),
     create: (race, joinedAt) =>
       transaction(function* ({ db, one, run }) {

@@ -31,11 +31,7 @@ export default fp<MetricsOptions>(
     const readings: MetricReadings = {
       openSockets: () => app.websocketServer?.clients.size ?? 0,
       playersOnline: () => [...app.hub.connectedPlayers()].length,
-      racesByState: () => {
-        if (!app.hasDecorator('db')) return undefined;
-        const rows = app.db.$client.prepare('SELECT state, count(*) AS count FROM races GROUP BY state').all() as { state: string; count: number }[];
-        return Object.fromEntries(rows.map((row) => [row.state, row.count]));
-      },
+      racesByState: () => (app.hasDecorator('storage') ? app.storage.races.countByState() : undefined),
       analysisQueue: () => (app.hasDecorator('analyses') ? app.analyses.queueLength : 0),
       backupAgeSeconds: () => (app.hasDecorator('backups') ? app.backups.ageSeconds() : undefined),
     };

@@ -75,6 +75,16 @@ describe.each(DATABASES)('RaceStore on %s', (_name, open) => {
     expect(ids(await s.races.inState('lobby')).filter((id) => mine.includes(id))).toEqual([other.id]);
   });
 
+  it('counts the races in each state', async () => {
+    const s = storage();
+    const gus = await addPlayer(s, 'Gus');
+    const before = await s.races.countByState();
+    const [lobby] = [await addRace(s, gus.id), await addRace(s, gus.id)];
+    await s.races.transition(lobby.id, 'lobby', { state: 'countdown', startsAt: 50 });
+    const after = await s.races.countByState();
+    expect(after).toEqual({ ...before, lobby: (before.lobby ?? 0) + 1, countdown: (before.countdown ?? 0) + 1 });
+  });
+
   it('finds the rematch of a race once one was asked for', async () => {
     const s = storage();
     const flo = await addPlayer(s, 'Flo');
