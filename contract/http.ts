@@ -21,7 +21,7 @@ import {
   TIME_LIMIT_MAX_SECONDS,
   TIME_LIMIT_MIN_SECONDS,
 } from './vocabulary.js';
-import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, seriesCode, standingView, variantId } from './views.js';
+import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, ratingView, seriesCode, standingView, variantId } from './views.js';
 
 // ---------------------------------------------------------------- requests
 
@@ -45,6 +45,8 @@ export const createRaceBody = z.strictObject({
   seats: z.number().int().min(MIN_SEATS).max(MAX_SEATS).default(MAX_SEATS),
   /** Null or absent: no limit (a variant where play can cycle gets one anyway). */
   timeLimitSeconds: z.number().int().min(TIME_LIMIT_MIN_SECONDS).max(TIME_LIMIT_MAX_SECONDS).nullable().default(null),
+  /** Whether the result moves the racers' ratings in the variant; not unless asked. */
+  rated: z.boolean().default(false),
 });
 export type CreatePlayerBody = z.input<typeof createPlayerBody>;
 export type CreateRaceBody = z.input<typeof createRaceBody>;
@@ -308,6 +310,8 @@ export const variantStats = z.object({
   /** Wins in a row up to the last game ended, and the longest such run. */
   currentStreak: z.number().int(),
   bestStreak: z.number().int(),
+  /** The rating in the variant, once a rated race moved it. */
+  rating: ratingView.nullable(),
 });
 /** A series a player has been dealt in, with their results in it. */
 export const playerSeries = seriesResults.extend({ code: z.string(), variant: variantId, next: z.number().int().nullable() });
@@ -319,6 +323,30 @@ export const playerStats = z.object({
   series: z.array(playerSeries),
 });
 export const playerStatsAnswer = z.object({ stats: playerStats });
+
+/** A rating after one rated race: the chart's point. */
+export const ratingPoint = z.object({
+  /** The race's code, and when it finished (epoch ms). */
+  race: z.string(),
+  at: z.number(),
+  /** The displayed rating before and after it, and whether the one after is provisional. */
+  before: z.number().int(),
+  after: z.number().int(),
+  provisional: z.boolean(),
+});
+/** `GET /api/players/:id/ratings`: a player's rating history, per variant rated in, oldest race first. */
+export const ratingHistoryAnswer = z.object({
+  player: playerView,
+  variants: z.array(z.object({ variant: variantId, points: z.array(ratingPoint) })),
+});
+export const ratingBoardParams = z.strictObject({ variant: variantId });
+/** `GET /api/ratings/:variant`: settled ratings of the players active lately, best first. */
+export const ratingBoardAnswer = z.object({
+  variant: variantId,
+  /** Players whose last rated race finished at or after this (epoch ms) are listed. */
+  activeSince: z.number(),
+  entries: z.array(z.object({ rank: z.number().int(), player: playerView, rating: z.number().int(), games: z.number().int() })),
+});
 
 /** One racer's game in a race replay: every layout dealt and every action with the moment it was stored. */
 export const replayGame = z.object({
@@ -358,6 +386,9 @@ export type ReplayGame = z.infer<typeof replayGame>;
 export type VariantStats = z.infer<typeof variantStats>;
 export type PlayerStats = z.infer<typeof playerStats>;
 export type PlayerStatsAnswer = z.infer<typeof playerStatsAnswer>;
+export type RatingPoint = z.infer<typeof ratingPoint>;
+export type RatingHistoryAnswer = z.infer<typeof ratingHistoryAnswer>;
+export type RatingBoardAnswer = z.infer<typeof ratingBoardAnswer>;
 export type RaceReplayAnswer = z.infer<typeof raceReplayAnswer>;
 export type SeriesResults = z.infer<typeof seriesResults>;
 export type SeriesDealResult = z.infer<typeof seriesDealResult>;
@@ -432,6 +463,8 @@ export const ROUTE_SCHEMAS = {
   me: { response: { 200: meAnswer } },
   myGames: { querystring: historyQuery, response: { 200: historyAnswer } },
   playerStats: { params: playerIdParams, response: { 200: playerStatsAnswer } },
+  playerRatings: { params: playerIdParams, response: { 200: ratingHistoryAnswer } },
+  ratingBoard: { params: ratingBoardParams, response: { 200: ratingBoardAnswer } },
   createRace: { body: createRaceBody, response: { 201: raceAnswer } },
   race: { params: raceCodeParams, response: { 200: raceAnswer } },
   joinRace: { params: raceCodeParams, response: { 200: raceAnswer } },

@@ -15,6 +15,8 @@ export const PAGE_PATHS = {
   history: /^\/history\/?$/,
   practice: /^\/practice\/?$/,
   replay: /^\/replay\/?$/,
+  /** `/ratings` is the strict board; `/ratings/VARIANT` any variant's. */
+  ratings: /^\/ratings(?:\/[a-z-]{1,40})?\/?$/,
   rules: /^\/rules\/?$/,
 } as const satisfies Record<string, RegExp>;
 

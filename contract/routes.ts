@@ -9,6 +9,8 @@ export const ROUTES = {
   me: { method: 'GET', path: '/api/me' },
   myGames: { method: 'GET', path: '/api/me/games' },
   playerStats: { method: 'GET', path: '/api/players/:id/stats' },
+  playerRatings: { method: 'GET', path: '/api/players/:id/ratings' },
+  ratingBoard: { method: 'GET', path: '/api/ratings/:variant' },
   createRace: { method: 'POST', path: '/api/races' },
   race: { method: 'GET', path: '/api/races/:code' },
   joinRace: { method: 'POST', path: '/api/races/:code/join' },

@@ -45,8 +45,18 @@ export const progressView = z.object({
   finishedAt: z.number().nullable(),
 });
 
+/**
+ * A rating as players see it: `rating` the displayed number (1500 + 20 x (mu - 25), rounded),
+ * `provisional` while the model is unsure (sigma above 7.5: shown "?"), after `games` rated
+ * races; `mu` and `sigma` the OpenSkill (Plackett-Luce) model's own parameters.
+ */
+export const ratingView = z.object({ rating: z.number().int(), provisional: z.boolean(), games: z.number().int(), mu: z.number(), sigma: z.number() });
+
+/** What a rated race did to one racer's displayed rating. */
+export const ratingChangeView = z.object({ playerId: z.number().int(), before: z.number().int(), after: z.number().int(), provisional: z.boolean() });
+
 export const standingView = z.object({
-  /** 1-based; winners by finish time, then the rest by cards on foundations, then finish time. */
+  /** 1-based; winners by finish time, then the rest by cards on foundations; equal cards home share a rank. */
   rank: z.number().int(),
   playerId: z.number().int(),
   name: z.string(),
@@ -96,6 +106,10 @@ export const raceView = z.object({
   rematchOf: z.string().nullable(),
   /** Once finished: the rematch, if someone asked for one: its code and each racer's answer. */
   rematch: z.object({ code: z.string(), accepted: z.array(z.number().int()), declined: z.array(z.number().int()) }).nullable(),
+  /** Whether the result moves the racers' ratings. */
+  rated: z.boolean(),
+  /** Once a rated race's ratings are applied (a moment after it finished): each racer's, in seat order; null before and for an unrated race. */
+  ratingChanges: z.array(ratingChangeView).nullable(),
 });
 
 export const raceEvent = z.object({
@@ -122,6 +136,8 @@ export type GameStatus = z.infer<typeof gameStatus>;
 export type PlayerView = z.infer<typeof playerView>;
 export type ProgressView = z.infer<typeof progressView>;
 export type StandingView = z.infer<typeof standingView>;
+export type RatingView = z.infer<typeof ratingView>;
+export type RatingChangeView = z.infer<typeof ratingChangeView>;
 export type RaceView = z.infer<typeof raceView>;
 export type RacerView = z.infer<typeof racerView>;
 export type PresenceView = z.infer<typeof presenceView>;

@@ -26,6 +26,7 @@ import openapiPlugin from './plugins/openapi.js';
 import playersPlugin from './plugins/players.js';
 import pruningPlugin from './plugins/pruning.js';
 import racesPlugin from './plugins/races.js';
+import ratingsPlugin from './plugins/ratings.js';
 import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limits.js';
 import replaysPlugin from './plugins/replays.js';
 import securityPlugin from './plugins/security.js';
@@ -154,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...DEFAULT_LIFECYCLE_RULES,
     ...options.lifecycle,
   });
+  await app.register(ratingsPlugin);
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
   await app.register(seriesPlugin);
   await app.register(replaysPlugin);

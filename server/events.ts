@@ -30,7 +30,11 @@ export interface DomainEventMap {
     readonly finishedAt: number;
     /** Best first, as stored. */
     readonly standings: readonly StandingView[];
+    /** Whether its result moves the racers' ratings (applied a moment later: race-rated). */
+    readonly rated: boolean;
   };
+  /** A rated race's new ratings were stored (once per race, across instances). */
+  'race-rated': { readonly raceId: number };
   /** A player identity was made (a name given a token). */
   'player-created': { readonly player: PlayerView };
   /** A day's daily deal closed (00:00 UTC): its seed and its attempts are public now. */

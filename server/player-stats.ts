@@ -1,9 +1,9 @@
 /**
  * A player's record, read from their finished games (race seats and daily attempts alike): per
  * variant how many games, wins, the win rate, the average cards home, the fastest win, and the
- * current and best run of wins in a row (in the order the games ended).
+ * current and best run of wins in a row (in the order the games ended), and the rating.
  */
-import type { PlayerStats, VariantStats } from '../contract/index.js';
+import type { PlayerStats, RatingView, VariantStats } from '../contract/index.js';
 import type { VariantId } from '../shared/index.js';
 import { Refusal } from './errors.js';
 import type { Pending } from './ports.js';
@@ -17,8 +17,8 @@ export interface FinishedGame {
   readonly elapsedMs: number;
 }
 
-/** The record of games given in the order they ended; variants in the order first played. */
-export function variantStats(finished: readonly FinishedGame[]): VariantStats[] {
+/** The record of games given in the order they ended, with the variants' ratings; variants in the order first played. */
+export function variantStats(finished: readonly FinishedGame[], ratings: ReadonlyMap<VariantId, RatingView> = new Map()): VariantStats[] {
   const byVariant = new Map<VariantId, FinishedGame[]>();
   for (const game of finished) byVariant.set(game.variant, [...(byVariant.get(game.variant) ?? []), game]);
   return [...byVariant].map(([variant, played]) => {
@@ -38,12 +38,18 @@ export function variantStats(finished: readonly FinishedGame[]): VariantStats[] 
       bestWinMs: wins.length === 0 ? null : Math.min(...wins.map((game) => game.elapsedMs)),
       currentStreak: streak,
       bestStreak,
+      rating: ratings.get(variant) ?? null,
     };
   });
 }
 
-/** `seriesOf` gives the series the player took part in (none where series are not served). */
-export async function playerStats(store: PlayerStore, playerId: number, seriesOf: (playerId: number) => Pending<PlayerStats['series']>): Promise<PlayerStats> {
+/** Where the record's other parts come from: the series the player took part in, and their ratings by variant. */
+export interface RecordSources {
+  readonly seriesOf: (playerId: number) => Pending<PlayerStats['series']>;
+  readonly ratingsOf: (playerId: number) => Pending<ReadonlyMap<VariantId, RatingView>>;
+}
+
+export async function playerStats(store: PlayerStore, playerId: number, { seriesOf, ratingsOf }: RecordSources): Promise<PlayerStats> {
   const player = await store.byId(playerId);
   if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id', params: { player: playerId } });
   const finished = (await store.finishedGames(playerId)).map((row) => ({
@@ -52,5 +58,5 @@ export async function playerStats(store: PlayerStore, playerId: number, seriesOf
     foundations: row.foundations,
     elapsedMs: (row.finishedAt ?? row.startedAt) - row.startedAt,
   }));
-  return { player, variants: variantStats(finished), series: await seriesOf(playerId) };
+  return { player, variants: variantStats(finished, await ratingsOf(playerId)), series: await seriesOf(playerId) };
 }

@@ -32,12 +32,16 @@ export function competitionRanks(sortedKeys: readonly number[], start = 0, first
 
 /**
  * Ranks a race: winners first by finish time, then everyone else by cards on foundations (more
- * is better), then by finish time (earlier is better, unfinished last). Exact ties share a rank
- * (1, 1, 3); otherwise the input order (seat order) is kept.
+ * is better). Two losses with as many cards home tie whenever each stopped (timed out, resigned
+ * or abandoned alike), as do two wins in the same millisecond: a tie shares a rank (1, 1, 3),
+ * which the ratings read as a draw; within it the input order (seat order) is kept.
  */
 export function rankStandings(finishers: readonly Finisher[]): StandingView[] {
-  const keyed = finishers.map((finisher) => ({ finisher, key: rankKey(finisher.foundations, finisher.finishedAt ?? TIME_SPAN) }));
+  const keyed = finishers.map((finisher) => ({ finisher, key: raceKey(finisher) }));
   keyed.sort((a, b) => a.key - b.key);
   const ranks = competitionRanks(keyed.map(({ key }) => key));
   return keyed.map(({ finisher }, i) => ({ rank: ranks[i]!, ...finisher }));
 }
+
+/** A race result as one number: a win by its finish time, a loss by its cards home alone. */
+const raceKey = ({ state, foundations, finishedAt }: Finisher): number => (state === 'won' ? rankKey(52, finishedAt ?? TIME_SPAN) : firstRankKey(foundations));

@@ -17,6 +17,7 @@ const VIEWS: { readonly [N in RouteName]: () => Promise<{ default: Component<Par
   history: () => import('./views/HistoryPage.svelte'),
   game: () => import('./views/GamePage.svelte'),
   player: () => import('./views/PlayerRecord.svelte'),
+  ratings: () => import('./views/RatingsPage.svelte'),
   rules: () => import('./views/RulesPage.svelte'),
   openRecord: () => import('./views/OpenRecord.svelte'),
 };

@@ -1,7 +1,7 @@
 // The database schema (SQLite through drizzle). Migrations are generated from this file by
 // `npm run db:generate` into migrations/ and applied at startup. Times are epoch milliseconds.
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { VARIANT_IDS } from '../../shared/index.js';
 import type { GameAnalysis } from '../../contract/http.js';
 import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../contract/vocabulary.js';
@@ -39,6 +39,8 @@ export const races = sqliteTable('races', {
   closedReason: text('closed_reason', { enum: CLOSED_REASONS }),
   /** The race this one is a rematch of. */
   rematchOf: integer('rematch_of'),
+  /** Whether its result moves its racers' ratings (server/ratings/): its creator's choice, or a quick race. */
+  rated: integer('rated', { mode: 'boolean' }).notNull().default(false),
 }, (table) => [
   // Whether a player created a race (pruning), which deleting a player makes the database check too.
   index('races_creator').on(table.creatorId),
@@ -175,3 +177,41 @@ export const gameAnalyses = sqliteTable('game_analyses', {
   reason: text('reason'),
   createdAt: integer('created_at').notNull(),
 });
+
+/** A player's rating in one variant (server/ratings/): OpenSkill's mean and uncertainty, after `games` rated races. */
+export const ratings = sqliteTable('ratings', {
+  playerId: integer('player_id').notNull().references(() => players.id),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  mu: real('mu').notNull(),
+  sigma: real('sigma').notNull(),
+  games: integer('games').notNull(),
+  /** When the last rated race moved it: the leaderboard shows the players active lately. */
+  updatedAt: integer('updated_at').notNull(),
+}, (table) => [
+  primaryKey({ columns: [table.playerId, table.variant] }),
+  // The leaderboard of a variant, best first.
+  index('ratings_board').on(table.variant, table.mu),
+]);
+
+/** A rated race whose ratings are applied: written in the ratings' transaction, so a race moves them once. */
+export const ratedRaces = sqliteTable('rated_races', {
+  raceId: integer('race_id').primaryKey().references(() => races.id),
+  appliedAt: integer('applied_at').notNull(),
+});
+
+/** Each racer's rating before and after a rated race: the rating chart and the standings' "+14". */
+export const ratingChanges = sqliteTable('rating_changes', {
+  raceId: integer('race_id').notNull().references(() => races.id),
+  playerId: integer('player_id').notNull().references(() => players.id),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  muBefore: real('mu_before').notNull(),
+  sigmaBefore: real('sigma_before').notNull(),
+  muAfter: real('mu_after').notNull(),
+  sigmaAfter: real('sigma_after').notNull(),
+  /** When the race finished. */
+  at: integer('at').notNull(),
+}, (table) => [
+  primaryKey({ columns: [table.raceId, table.playerId] }),
+  // A player's history in order (the chart).
+  index('rating_changes_player').on(table.playerId, table.at),
+]);

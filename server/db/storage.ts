@@ -7,6 +7,7 @@ import { GroupCommit } from './group-commit.js';
 import { closeDatabase, sqliteSql, storageReady, type Db } from './index.js';
 import { playerStore } from './player-store.js';
 import { raceStore } from './race-store.js';
+import { ratingStore } from './rating-store.js';
 import { replayStore } from './replay-store.js';
 import { seriesStore } from './series-store.js';
 import type { Sql } from './sql.js';
@@ -23,6 +24,7 @@ export function stores(sql: Sql, appendMove: (move: MoveWrite) => Pending<void>)
     replays: replayStore(sql),
     daily: dailyStore(sql),
     analyses: analysisStore(sql),
+    ratings: ratingStore(sql),
     failure: (error) => sql.failure(error),
   };
 }

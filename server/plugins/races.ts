@@ -17,6 +17,7 @@ export default fp<RaceTiming>(
     const races = new RaceService({
       store: app.storage.races,
       players: app.storage.players,
+      ratings: app.storage.ratings,
       games: app.games,
       transport: app.transport,
       clock: app.clock,

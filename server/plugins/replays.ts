@@ -28,12 +28,15 @@ export default fp(
     });
 
     serve(app, 'playerStats', async (request) => ({
-      stats: await playerStats(app.storage.players, request.params.id, (playerId) => seriesOfPlayer(app.storage.series, playerId)),
+      stats: await playerStats(app.storage.players, request.params.id, {
+        seriesOf: (playerId) => seriesOfPlayer(app.storage.series, playerId),
+        ratingsOf: (playerId) => app.ratings.ratingsOf(playerId),
+      }),
     }));
 
     serve(app, 'myGames', async (request) => ({
       history: await replays.history(currentPlayer(request), request.query),
     }));
   },
-  { name: 'replays', dependencies: ['db', 'players', 'games', 'daily'] },
+  { name: 'replays', dependencies: ['db', 'players', 'games', 'daily', 'ratings'] },
 );

@@ -42,7 +42,7 @@ export class RaceEffects {
           this.views.announce(race.code, effect.event);
           break;
         case 'finished':
-          this.events.emit({ type: 'race-finished', raceId: race.id, code: race.code, finishedAt: effect.finishedAt, standings: effect.standings });
+          this.events.emit({ type: 'race-finished', raceId: race.id, code: race.code, finishedAt: effect.finishedAt, standings: effect.standings, rated: race.rated });
           break;
         case 'broadcast':
           await this.views.broadcastView(race.code);

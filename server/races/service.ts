@@ -16,7 +16,7 @@ import { snapshotOf, type LiveGame } from '../games/live-game.js';
 import type { GameService } from '../games/service.js';
 import { after, type DeadlineHandler, type Pending, type Scheduler, type Transport } from '../ports.js';
 import { freshShareCode } from '../share-code.js';
-import type { PlayerStore, RaceRow, RaceStore } from '../stores.js';
+import type { PlayerStore, RaceRow, RaceStore, RatingStore } from '../stores.js';
 import { GRACE_PERIOD, LOBBY_LIMIT, RACE_DEAL, RACE_STANDINGS, RaceEffects } from './effects.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { closedRefusal, stepRace } from './machine.js';
@@ -42,6 +42,8 @@ export interface RaceTiming extends LifecycleRules {
 export interface RaceParts {
   readonly store: RaceStore;
   readonly players: PlayerStore;
+  /** Where a rated race's rating changes are read for its view. */
+  readonly ratings: RatingStore;
   readonly games: GameService;
   readonly transport: Transport;
   readonly clock: Clock;
@@ -66,13 +68,15 @@ export class RaceService {
 
   constructor(parts: RaceParts) {
     ({ store: this.store, games: this.games, transport: this.transport, clock: this.clock, log: this.log, scheduler: this.scheduler, timing: this.timing } = parts);
-    const { players, transport, events } = parts;
-    this.views = new RaceViews(this.store, players, transport, this.clock, this.log, this.timing);
+    const { players, ratings, transport, events } = parts;
+    this.views = new RaceViews(this.store, players, ratings, transport, this.clock, this.log, this.timing);
     this.effects = new RaceEffects(this.store, this.views, this.scheduler, events);
     this.games.onChange((game) => this.views.gameChanged(game, game.state !== 'playing'));
     events.on('game-ended', ({ raceId }) => {
       if (raceId !== null) void this.finishOrRetry(raceId);
     });
+    // Its watchers see each racer's rating change once it is stored.
+    events.on('race-rated', ({ raceId }) => void this.broadcastRace(raceId));
     transport.onPresence((playerId) => this.presenceChanged(playerId));
     // After the listener above: a leaver's progress goes before the race view that shows them reconnecting.
     this.lifecycle = new RaceLifecycle({ ...parts, rules: this.timing, views: this.views, effects: this.effects });
@@ -113,6 +117,7 @@ export class RaceService {
         createdAt: now,
         lobbyClosesAt: now + this.timing.lobbyLimitMs,
         rematchOf: options.rematchOf ?? null,
+        rated: options.rated,
       },
       now,
     );
@@ -175,7 +180,7 @@ export class RaceService {
     const next = await this.store.rematchOf(race.id);
     if (answer === 'accept') {
       if (!next) {
-        await this.create(player, { variant: race.variant, seats: race.seats, timeLimitSeconds: race.timeLimitSeconds, rematchOf: race.id });
+        await this.create(player, { variant: race.variant, seats: race.seats, timeLimitSeconds: race.timeLimitSeconds, rated: race.rated, rematchOf: race.id });
       } else {
         await this.join(player, next.code);
       }
@@ -268,6 +273,15 @@ export class RaceService {
     if (!step || step instanceof Refusal) return;
     // Finished by another instance meanwhile: it told the watchers, and emitted the event.
     if (await this.store.finish(raceId, step.standings!, step.change.finishedAt!)) await this.effects.run(race, step.effects);
+  }
+
+  private async broadcastRace(raceId: number): Promise<void> {
+    try {
+      const code = await this.views.codeOf({ raceId });
+      if (code !== null) await this.views.broadcastView(code);
+    } catch (error) {
+      this.log.error({ err: error, raceId }, 'cannot send the rated race');
+    }
   }
 
   private presenceChanged(playerId: number): void {

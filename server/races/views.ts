@@ -12,7 +12,8 @@ import type { LiveGame } from '../games/live-game.js';
 import { after, recovering, type Pending, type Transport } from '../ports.js';
 import { presenceOf } from '../presence.js';
 import type { Finisher } from '../standings.js';
-import type { GameRow, PlayerStore, RacerRow, RaceStore } from '../stores.js';
+import { changeView } from '../ratings/model.js';
+import type { GameRow, PlayerStore, RacerRow, RaceStore, RatingStore } from '../stores.js';
 
 /** What progress is made of, from a live game or a stored row. */
 interface GameFacts {
@@ -35,6 +36,7 @@ export class RaceViews {
   constructor(
     private readonly store: RaceStore,
     private readonly players: PlayerStore,
+    private readonly ratings: RatingStore,
     private readonly transport: Transport,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
@@ -89,7 +91,15 @@ export class RaceViews {
       graceSeconds: Math.round(this.timing.graceMs / 1000),
       rematchOf: race.rematchOf === null ? null : await this.codeOf({ raceId: race.rematchOf }),
       rematch: finished ? await this.rematchOf(race.id, entries) : null,
+      rated: race.rated,
+      ratingChanges: finished && race.rated ? await this.ratingChanges(race.id) : null,
     };
+  }
+
+  /** A rated race's changes, once applied. */
+  private async ratingChanges(raceId: number): Promise<RaceView['ratingChanges']> {
+    const changes = await this.ratings.changesOfRace(raceId);
+    return changes.length === 0 ? null : changes.map(changeView);
   }
 
   /** The rematch of a finished race, once someone asked for it. */

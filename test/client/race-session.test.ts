@@ -39,6 +39,8 @@ const race: RaceView = {
   graceSeconds: 60,
   rematchOf: null,
   rematch: null,
+  rated: false,
+  ratingChanges: null,
 };
 const game = (actions: string[] = []): ServerMessage => ({
   type: 'game',

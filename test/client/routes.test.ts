@@ -13,6 +13,8 @@ describe('the route table', () => {
     expect(matchRoute('/game/42')).toMatchObject({ name: 'game', props: { id: 42 }, section: 'history' });
     expect(matchRoute('/player/7')).toMatchObject({ name: 'player', props: { id: 7 }, title: 'Player record' });
     expect(matchRoute('/replay')).toMatchObject({ name: 'openRecord', section: 'record' });
+    expect(matchRoute('/ratings')).toMatchObject({ name: 'ratings', props: { variant: null }, title: 'Ratings' });
+    expect(matchRoute('/ratings/merci')).toMatchObject({ name: 'ratings', props: { variant: 'merci' } });
   });
 
   it('finds nothing where no page lives', () => {
@@ -30,7 +32,7 @@ describe('the route table', () => {
     expect(href('game', { id: 12 })).toBe('/game/12');
     expect(practiceHref('a b&c', 'merci')).toBe('/practice?seed=a+b%26c&variant=merci');
     expect(new URLSearchParams(practiceHref('a b&c', 'merci').split('?')[1]).get('seed')).toBe('a b&c');
-    const samples = { code: 'ABC123', day: '2026-01-02', id: 99 };
+    const samples = { code: 'ABC123', day: '2026-01-02', id: 99, variant: 'merci' };
     for (const name of Object.keys(ROUTES) as (keyof typeof ROUTES)[]) {
       const link = (href as (name: string, params: object) => string)(name, samples);
       expect(matchRoute(link)?.name, link).toBe(name);

@@ -2,11 +2,13 @@
 // what no single process can show. Two instances given moves of one game at the same moment store
 // each index once, whichever wins. Three instances run a race whose racers are on different
 // instances; one is killed with SIGKILL mid-race: its racers carry on elsewhere, nothing
-// acknowledged is lost, and the race's timers (its deal, its time limit) act exactly once.
+// acknowledged is lost, and the race's timers (its deal, its time limit) act exactly once. A rated
+// race's instance dies after storing its standings and before its ratings: the survivor applies them once.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rate, rating as newRating } from 'openskill';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { makeAction, type Action } from '../../shared/index.js';
@@ -30,7 +32,7 @@ afterAll(async () => {
 });
 
 /** A fresh database and a Redis namespace of its own, and `count` instances on them. */
-async function cluster(count: number, env: Record<string, string> = {}): Promise<{ cluster: Cluster; instances: Instance[]; sql: pg.Client }> {
+async function cluster(count: number, env: Record<string, string> = {}): Promise<{ cluster: Cluster; instances: Instance[]; sql: pg.Client; url: string }> {
   const database = await createTestDatabase();
   databases.push(database);
   const dataDir = mkdtempSync(join(tmpdir(), 'lucie-instances-'));
@@ -49,7 +51,7 @@ async function cluster(count: number, env: Record<string, string> = {}): Promise
   const sql = new pg.Client({ connectionString: database.url });
   await sql.connect();
   connections.push(sql);
-  return { cluster: started, instances, sql };
+  return { cluster: started, instances, sql, url: database.url };
 }
 
 type Answer = ServerMessageOf<'ack'> | ServerMessageOf<'error'>;
@@ -264,4 +266,58 @@ describe('three instances, one killed mid-race', () => {
     expect(three.errors()).toEqual([]);
     for (const client of [...sockets, ...spectators]) client.close();
   });
+});
+
+describe('a rated race whose instance dies between its standings and its ratings', () => {
+  it('has its ratings applied once by the survivor, as openskill rates its standings', async () => {
+    const { cluster: two, instances, sql, url } = await cluster(2, { TIMER_LEASE_MS: '1000', TIMER_RESCAN_MS: '300' });
+    // The timer owner is the instance that both stores the standings and applies the ratings.
+    const victim = instances[await timerOwner(instances)]!;
+    const survivor = instances.find((instance) => instance !== victim)!;
+    const racers: TestPlayer[] = [await victim.newPlayer('Ana'), await victim.newPlayer('Bob'), await victim.newPlayer('Cy')];
+    const { race } = (await victim.api('POST', '/api/races', racers[0], { seats: 3, rated: true })).body;
+    expect(race.rated).toBe(true);
+    await sql.query('update races set seed = $1 where code = $2', [SEED, race.code]);
+    for (const racer of racers.slice(1)) expect((await victim.api('POST', `/api/races/${race.code}/join`, racer)).status).toBe(200);
+    const sockets = await Promise.all(racers.map((racer) => Client.connect(victim.wsBase, racer)));
+    expect((await victim.api('POST', `/api/races/${race.code}/start`, racers[0])).status).toBe(200);
+    const mirrors = (await Promise.all(sockets.map((socket) => socket.next('game', (game) => game.raceCode === race.code)))).map((game) => Mirror.of(game));
+    // Ana gets cards home; Bob and Cy resign at once with as many as the deal gave them: a tie.
+    for (let i = 0; i < 12 && !mirrors[0]!.position.status().over; i++) await play(sockets[0]!, mirrors[0]!, mirrors[0]!.choose()!);
+
+    // Held here, the ratings' transaction waits once the standings are stored.
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    connections.push(blocker);
+    await blocker.query('begin');
+    await blocker.query('lock table rated_races in access exclusive mode');
+    for (const [i, socket] of sockets.entries()) socket.send({ type: 'resign', gameId: mirrors[i]!.gameId });
+    await vi.waitFor(async () => expect((await sql.query('select state from races where code = $1', [race.code])).rows[0].state).toBe('finished'), { timeout: 10_000, interval: 20 });
+    const waiting = "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'insert into \"rated_races\"%'";
+    await vi.waitFor(async () => expect((await sql.query(waiting)).rows[0].n).toBe(1), { timeout: 10_000, interval: 20 });
+
+    expect((await victim.kill('SIGKILL')).signal).toBe('SIGKILL');
+    await blocker.query('rollback');
+    for (const socket of sockets) socket.close();
+
+    // The survivor takes the timers over and applies the race from the store.
+    const changes = 'select player_id, mu_after, sigma_after from rating_changes where race_id = (select id from races where code = $1) order by player_id';
+    await vi.waitFor(async () => expect((await sql.query(changes, [race.code])).rows).toHaveLength(3), { timeout: 15_000, interval: 50 });
+    const { standings } = (await survivor.api('GET', `/api/races/${race.code}`)).body.race as { standings: { playerId: number; rank: number }[] };
+    expect(standings.map((standing) => standing.rank)).toEqual([1, 2, 2]);
+    const rated = rate(
+      standings.map(() => [newRating()]),
+      { rank: standings.map((standing) => standing.rank) },
+    );
+    const expected = standings.map((standing, i) => ({ player_id: standing.playerId, mu: rated[i]![0]!.mu, sigma: rated[i]![0]!.sigma, games: 1 })).sort((a, b) => a.player_id - b.player_id);
+    const ratingRows = async () => (await sql.query("select player_id, mu, sigma, games from ratings where variant = 'strict' order by player_id")).rows;
+    expect(await ratingRows()).toEqual(expected);
+    // Later rescans (every 300 ms here) find it applied and change nothing.
+    expect(survivor.output()).toContain('timer lease acquired');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await ratingRows()).toEqual(expected);
+    expect((await sql.query(changes, [race.code])).rows).toHaveLength(3);
+    expect((await sql.query('select count(*)::int as n from rated_races')).rows[0].n).toBe(1);
+    expect(two.errors().filter((line) => !line.startsWith(victim.name))).toEqual([]);
+  }, 90_000);
 });

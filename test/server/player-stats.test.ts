@@ -16,8 +16,8 @@ describe('variant stats', () => {
       game('strict', true, 52, 70_000),
     ]);
     expect(stats).toEqual([
-      { variant: 'strict', games: 4, wins: 3, winRate: 0.75, averageFoundations: 44, bestWinMs: 60_000, currentStreak: 1, bestStreak: 2 },
-      { variant: 'merci', games: 1, wins: 0, winRate: 0, averageFoundations: 30, bestWinMs: null, currentStreak: 0, bestStreak: 0 },
+      { variant: 'strict', games: 4, wins: 3, winRate: 0.75, averageFoundations: 44, bestWinMs: 60_000, currentStreak: 1, bestStreak: 2, rating: null },
+      { variant: 'merci', games: 1, wins: 0, winRate: 0, averageFoundations: 30, bestWinMs: null, currentStreak: 0, bestStreak: 0, rating: null },
     ]);
     expect(variantStats([])).toEqual([]);
   });
@@ -47,7 +47,7 @@ describe('GET /api/players/:id/stats', () => {
     const home = anaGame.position.foundationCount();
     await app.games.resign(ana, anaGame.id);
     expect((await stats(ana.id)).variants).toEqual([
-      { variant: 'strict', games: 1, wins: 0, winRate: 0, averageFoundations: home, bestWinMs: null, currentStreak: 0, bestStreak: 0 },
+      { variant: 'strict', games: 1, wins: 0, winRate: 0, averageFoundations: home, bestWinMs: null, currentStreak: 0, bestStreak: 0, rating: null },
     ]);
     // Bob's game is still being played: no record yet.
     expect((await stats(bob.id)).variants).toEqual([]);
@@ -58,7 +58,7 @@ describe('GET /api/players/:id/stats', () => {
     await autoplay(app, ana, daily.game.gameId);
     expect((await app.games.get(daily.game.gameId))!.state).toBe('won');
     expect((await stats(ana.id)).variants).toEqual([
-      { variant: 'strict', games: 2, wins: 1, winRate: 0.5, averageFoundations: (home + 52) / 2, bestWinMs: 42_000, currentStreak: 1, bestStreak: 1 },
+      { variant: 'strict', games: 2, wins: 1, winRate: 0.5, averageFoundations: (home + 52) / 2, bestWinMs: 42_000, currentStreak: 1, bestStreak: 1, rating: null },
     ]);
 
     expect((await api(app, 'GET', '/api/players/999/stats')).body).toMatchObject({ statusCode: 404, code: 'unknown-player', field: 'id' });

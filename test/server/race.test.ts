@@ -121,7 +121,7 @@ describe('a race over real websockets', () => {
     ]);
   });
 
-  it('ranks losses by cards on foundations, then finish time', async () => {
+  it('ranks losses by cards on foundations: equal cards home tie (a shared rank, seat order within it), whichever ended first', async () => {
     const clock = new ManualClock();
     server = await startServer({ clock });
     const { app } = server;
@@ -151,8 +151,8 @@ describe('a race over real websockets', () => {
 
     const finished = (await c.next('race', (message) => message.race.state === 'finished')).race;
     expect(finished.standings!.map(({ rank, name, state, foundations }) => ({ rank, name, state, foundations }))).toEqual([
+      { rank: 1, name: 'Ana', state: 'out-of-moves', foundations },
       { rank: 1, name: 'Bob', state: 'out-of-moves', foundations },
-      { rank: 2, name: 'Ana', state: 'out-of-moves', foundations },
       { rank: 3, name: 'Cid', state: 'resigned', foundations: mirrorC.position.foundationCount() },
     ]);
   });

@@ -11,7 +11,7 @@ const finisher = (name: string, state: Finisher['state'], foundations: number, f
 });
 
 describe('race standings', () => {
-  it('puts winners first by finish time, then the rest by cards home, then finish time', () => {
+  it('puts winners first by finish time, then the rest by cards home; losses with equal cards home tie, whenever they stopped', () => {
     const standings = rankStandings([
       finisher('Ann', 'out-of-moves', 30, 100),
       finisher('Bob', 'won', 52, 300),
@@ -23,24 +23,32 @@ describe('race standings', () => {
       [1, 'Dee'],
       [2, 'Bob'],
       [3, 'Eve'],
+      [4, 'Ann'],
       [4, 'Cid'],
-      [5, 'Ann'],
     ]);
   });
 
-  it('ranks a racer with no finish time after those with as many cards who have one', () => {
-    const standings = rankStandings([finisher('Ann', 'playing', 25, null), finisher('Bob', 'resigned', 25, 4000), finisher('Cid', 'resigned', 26, 9000)]);
+  it('ties a loss with no finish time with the losses of as many cards home, and never with a win', () => {
+    const standings = rankStandings([
+      finisher('Ann', 'abandoned', 25, null),
+      finisher('Bob', 'resigned', 25, 4000),
+      finisher('Cid', 'resigned', 26, 9000),
+      finisher('Dee', 'won', 52, 9500),
+      finisher('Eve', 'won', 52, 9500),
+    ]);
     expect(standings.map(({ rank, name }) => [rank, name])).toEqual([
-      [1, 'Cid'],
-      [2, 'Bob'],
-      [3, 'Ann'],
+      [1, 'Dee'],
+      [1, 'Eve'],
+      [3, 'Cid'],
+      [4, 'Ann'],
+      [4, 'Bob'],
     ]);
   });
 
-  it('gives exact ties the same rank and skips the next (1, 1, 3), keeping seat order', () => {
+  it('gives ties the same rank and skips the next (1, 1, 3), keeping seat order', () => {
     const standings = rankStandings([
       finisher('Ann', 'timed-out', 20, 1000),
-      finisher('Bob', 'timed-out', 20, 1000),
+      finisher('Bob', 'resigned', 20, 400),
       finisher('Cid', 'timed-out', 12, 1000),
     ]);
     expect(standings.map(({ rank, name }) => [rank, name])).toEqual([

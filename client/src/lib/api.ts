@@ -108,6 +108,8 @@ export const getSeries = (code: string) => call('series', { params: { code } });
 export const dealSeries = (code: string, deal: number) => call('dealSeries', { params: { code, deal } });
 /** Anyone's record per variant, from their finished games. */
 export const getPlayerStats = (id: number) => call('playerStats', { params: { id } });
+export const getPlayerRatings = (id: number) => call('playerRatings', { params: { id } });
+export const getRatingBoard = (variant: VariantId) => call('ratingBoard', { params: { variant } });
 export const myGames = (offset: number) => call('myGames', { query: { offset } });
 /** What the solver found on a game, once its seed is public (`pending` while it is being solved). */
 export const getAnalysis = (id: number) => call('analysis', { params: { id } });

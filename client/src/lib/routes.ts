@@ -15,6 +15,8 @@ const PARAMS = {
   day: { pattern: '\\d{4}-\\d{2}-\\d{2}', read: (text: string): string => text },
   /** A stored row's id. */
   id: { pattern: '[1-9]\\d{0,14}', read: (text: string): number => Number(text) },
+  /** A variant's id as written (the page says when no variant has it). */
+  variant: { pattern: '[a-z-]{1,40}', read: (text: string): string => text },
 } as const;
 type ParamName = keyof typeof PARAMS;
 type ParamValue<N extends ParamName> = ReturnType<(typeof PARAMS)[N]['read']>;
@@ -71,6 +73,7 @@ export const ROUTES = {
   history: route({ path: '/history', title: () => 'History', section: 'history' }),
   game: route({ path: '/game/:id', title: ({ id }) => `Game ${id}`, section: 'history', board: 'view' }),
   player: route({ path: '/player/:id', title: () => 'Player record', section: 'history' }),
+  ratings: route({ path: '/ratings/:variant?', title: () => 'Ratings' }),
   rules: route({ path: '/rules', title: () => 'Rules' }),
   openRecord: route({ path: '/replay', title: () => 'Open a record file', section: 'record', board: 'view' }),
 };

@@ -4,7 +4,7 @@
 // into migrations/pg/. Times are epoch milliseconds in bigint columns read as JavaScript numbers
 // (exact below 2^53), and so are rank keys (standings.ts).
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { VARIANT_IDS } from '../../../shared/index.js';
 import type { GameAnalysis } from '../../../contract/http.js';
 import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../../contract/vocabulary.js';
@@ -37,6 +37,7 @@ export const races = pgTable('races', {
   capAt: millis('cap_at'),
   closedReason: text('closed_reason', { enum: CLOSED_REASONS }),
   rematchOf: integer('rematch_of'),
+  rated: boolean('rated').notNull().default(false),
 }, (table) => [
   index('races_creator').on(table.creatorId),
   index('races_state').on(table.state),
@@ -137,3 +138,34 @@ export const gameAnalyses = pgTable('game_analyses', {
   reason: text('reason'),
   createdAt: millis('created_at').notNull(),
 });
+
+export const ratings = pgTable('ratings', {
+  playerId: integer('player_id').notNull().references(() => players.id),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  mu: doublePrecision('mu').notNull(),
+  sigma: doublePrecision('sigma').notNull(),
+  games: integer('games').notNull(),
+  updatedAt: millis('updated_at').notNull(),
+}, (table) => [
+  primaryKey({ columns: [table.playerId, table.variant] }),
+  index('ratings_board').on(table.variant, table.mu),
+]);
+
+export const ratedRaces = pgTable('rated_races', {
+  raceId: integer('race_id').primaryKey().references(() => races.id),
+  appliedAt: millis('applied_at').notNull(),
+});
+
+export const ratingChanges = pgTable('rating_changes', {
+  raceId: integer('race_id').notNull().references(() => races.id),
+  playerId: integer('player_id').notNull().references(() => players.id),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  muBefore: doublePrecision('mu_before').notNull(),
+  sigmaBefore: doublePrecision('sigma_before').notNull(),
+  muAfter: doublePrecision('mu_after').notNull(),
+  sigmaAfter: doublePrecision('sigma_after').notNull(),
+  at: millis('at').notNull(),
+}, (table) => [
+  primaryKey({ columns: [table.raceId, table.playerId] }),
+  index('rating_changes_player').on(table.playerId, table.at),
+]);

@@ -31,6 +31,7 @@ describe.each(DATABASES)('RaceStore on %s', (_name, open) => {
       capAt: null,
       closedReason: null,
       rematchOf: null,
+      rated: false,
     };
     expect(await s.races.byCode(code)).toEqual(row);
     expect(await s.races.byId(id)).toEqual(row);
