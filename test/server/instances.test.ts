@@ -319,5 +319,5 @@ describe('a rated race whose instance dies between its standings and its ratings
     expect((await sql.query(changes, [race.code])).rows).toHaveLength(3);
     expect((await sql.query('select count(*)::int as n from rated_races')).rows[0].n).toBe(1);
     expect(two.errors().filter((line) => !line.startsWith(victim.name))).toEqual([]);
-  }, 90_000);
+  });
 });
