@@ -92,3 +92,13 @@ export async function loadRules(): Promise<void> {
   const { default: rules } = await RULES[wanted]();
   if (active.locale === wanted) active = { ...active, rules };
 }
+
+/**
+ * A message around one of its arguments that the page draws itself (a link, a code): the text
+ * before it and the text after it, so the sentence keeps its language's word order.
+ */
+export function around(key: MessageKey, slot: string, values: Values = {}): [before: string, after: string] {
+  const mark = '\u0000';
+  const [before = '', after = ''] = t(key, { ...values, [slot]: mark }).split(mark);
+  return [before, after];
+}
