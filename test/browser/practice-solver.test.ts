@@ -3,6 +3,7 @@
 // Screenshots go to this run's screenshot folder (printed at the end of the run).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setLocale } from '../../client/src/lib/i18n.svelte.js';
 import { describeAction } from '../../client/src/lib/moves.js';
 import { dealLayout, Position, problemText } from '../../shared/index.js';
 import { seedDealer, solveDeal, solvePar } from '../../solver/index.js';
@@ -13,6 +14,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
+  await setLocale('en', []); // the page's language, for the move described here
   buildClient();
   server = await startServer();
   browser = await openBrowser({ width: 1280, height: 900 });

@@ -125,7 +125,7 @@ describe('a race with people who leave', () => {
       await browser.page.getByRole('button', { name: 'Resign' }).click();
       await browser.page.getByRole('button', { name: 'Really resign?' }).click();
     }
-    await expect.poll(() => bo.page.getByTestId('waiting').textContent(), SOON).toContain('Waiting for 1 other to finish');
+    await expect.poll(() => bo.page.getByTestId('waiting').textContent(), SOON).toContain('Waiting for 1 other racer to finish');
     await expect.poll(async () => (await raceView(code)).progress.find((racer) => racer.name === 'Dee')!.moves, SOON).toBe(deeBoard.moves);
     await watchFor(bo.page, '[data-testid="reconnecting"]');
     await dee.close();

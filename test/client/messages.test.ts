@@ -2,10 +2,12 @@
 // arguments as English, none unused by the client, and every server refusal code written in each.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isStructurallySame, parse } from '@formatjs/icu-messageformat-parser';
+import { isStructurallySame, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../contract/index.js';
+import { PROBLEM_CODES, PROBLEM_PARAM_KINDS, PROBLEM_PARAMS, type Problem, type ProblemParamKind } from '../../shared/index.js';
 import { LOCALES, setLocale, t } from '../../client/src/lib/i18n.svelte.js';
+import { problemWords } from '../../client/src/lib/moves.js';
 import { refusalText } from '../../client/src/lib/refusals.js';
 import { compileCatalogue, MESSAGES_DIR, readCatalogue } from '../../vite-messages.js';
 
@@ -63,6 +65,35 @@ describe('the message catalogues', () => {
       // Each code says something of its own.
       expect(written.size, locale).toBe(ERROR_CODES.length);
       expect(refusalText('a-code-from-a-newer-server', 'SERVER TEXT')).toBe('SERVER TEXT');
+    }
+  });
+
+  it('writes every engine problem code in every locale, with exactly its parameters', async () => {
+    const english = readCatalogue('en');
+    /** The ICU arguments a message reads, at any depth. */
+    const argumentsOf = (elements: ReturnType<typeof parse>): string[] =>
+      elements.flatMap((element) => {
+        const own = 'value' in element && element.type !== TYPE.literal ? [String(element.value)] : [];
+        const options = 'options' in element ? Object.values(element.options).flatMap((option) => argumentsOf(option.value)) : [];
+        return [...own, ...options];
+      });
+    for (const code of PROBLEM_CODES) {
+      const text = english[`problem.${code}`];
+      expect(text, code).toBeDefined();
+      expect([...new Set(argumentsOf(parse(text!)))].sort(), code).toEqual([...PROBLEM_PARAMS[code]].sort());
+    }
+    // A sample of each kind of parameter, so every message is written once in each locale.
+    const sample: { readonly [kind in ProblemParamKind]: unknown } = { card: 0, cards: [0, 13], number: 2, text: 'xyz', variant: 'merci', 'build-rule': 'same-suit-down', problem: { code: 'fan-empty', fan: 4 } };
+    for (const locale of LOCALES) {
+      await setLocale(locale, []);
+      const written = new Set<string>();
+      for (const code of PROBLEM_CODES) {
+        const problem = { code, ...Object.fromEntries(PROBLEM_PARAMS[code].map((name) => [name, sample[PROBLEM_PARAM_KINDS[name]]])) } as unknown as Problem;
+        const text = problemWords(problem);
+        expect(text, `${locale} ${code}`).not.toMatch(/problem\.|build-rule\.|variant\.|\{/);
+        written.add(text);
+      }
+      expect(written.size, locale).toBe(PROBLEM_CODES.length);
     }
   });
 

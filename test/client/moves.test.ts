@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFrom, duration } from '../../client/src/lib/format.js';
-import { attemptProblem, describeAction, humanize, stuckReason } from '../../client/src/lib/moves.js';
+import { setLocale } from '../../client/src/lib/i18n.svelte.js';
+import { attemptProblem, describeAction, problemWords, stuckReason, targetList } from '../../client/src/lib/moves.js';
 import { actionFor, parseCard, type Card, type Source, type Target, problemText } from '../../shared/index.js';
 import { DEAD, play, start, swap } from '../shared/helpers.js';
 
@@ -12,6 +13,9 @@ const card = (text: string): Card => {
 const fan = (number: number): Source => ({ kind: 'fan', fan: number - 1 });
 const toFan = (number: number): Target => ({ kind: 'fan', fan: number - 1 });
 const foundation: Target = { kind: 'foundation' };
+
+beforeAll(() => setLocale('en', ['en-GB']));
+afterAll(() => setLocale('en', []));
 
 /** The rule sheets' worked example: fan 1 holds Q♦ 2♠ 8♣, fan 9 shows 9♣, A♠ is home. */
 function workedExample() {
@@ -25,12 +29,12 @@ describe('refused attempts are explained in the engine’s words', () => {
   });
 
   it('says why a card cannot go home', () => {
-    expect(attemptProblem(workedExample(), fan(1), foundation)).toBe('8♣ cannot go to the foundation: the clubs foundation starts with A♣');
+    expect(attemptProblem(workedExample(), fan(1), foundation)).toBe('8♣ cannot go to the foundation: its foundation starts with A♣');
   });
 
   it('says why a picked card has nowhere to go', () => {
     expect(stuckReason(workedExample(), fan(3))).toBe(
-      'No move for K♥: K♥ cannot go to the foundation: the hearts foundation starts with A♥, and no fan takes it',
+      'No move for K♥: K♥ cannot go to the foundation: its foundation starts with A♥, and no fan takes it',
     );
   });
 
@@ -56,21 +60,35 @@ describe('refused attempts are explained in the engine’s words', () => {
   it('asks the engine about an empty fan', () => {
     const emptied = play(start('strict', swap(DEAD, ['AD', 'KD'])), ['2>F', '2>F', '2>F']);
     expect(emptied.fans[1]).toEqual([]);
-    expect(attemptProblem(emptied, fan(1), toFan(2))).toBe('fan 2 is empty, and an empty fan stays empty for the rest of the deal');
+    expect(attemptProblem(emptied, fan(1), toFan(2))).toBe('fan 2 is empty, and an empty fan stays empty until the next redeal');
     expect(stuckReason(emptied, fan(2))).toBe('there is no card there');
   });
 });
 
 describe('names and keys', () => {
-  it('writes engine card codes for people', () => {
-    expect(humanize('TC cannot go on JS: the spades foundation needs 2S next')).toBe('10♣ cannot go on J♠: the spades foundation needs 2♠ next');
-    expect(humanize('no redeal left: all 2 have been used')).toBe('no redeal left: all 2 have been used');
+  it('writes an engine problem by its code, its cards as people read them, a nested problem inside', () => {
+    expect(problemWords({ code: 'foundation-needs', card: card('TC'), needed: card('2C') })).toBe('10♣ cannot go to the foundation: its foundation needs 2♣ first');
+    expect(problemWords({ code: 'in-deal', deal: 1, problem: { code: 'in-fan', fan: 3, problem: { code: 'card-twice', card: card('QH') } } })).toBe(
+      'deals[1]: fan 3: Q♥ appears twice',
+    );
+    expect(problemWords({ code: 'merci-too-early', left: 1 })).toBe('the merci comes only in the last deal (1 redeal left)');
+    expect(problemWords({ code: 'not-in-fans', card: 99 })).toBe('99 is not in the fans');
+  });
+
+  it('speaks the player’s language', async () => {
+    await setLocale('fr', ['fr-FR']);
+    expect(attemptProblem(workedExample(), fan(1), toFan(3))).toBe('8♣ ne peut pas aller sur K♥ : une carte ne va que sur la carte immédiatement supérieure de sa couleur');
+    expect(describeAction(workedExample(), { type: 'fan-to-fan', from: 0, to: 8 })).toBe('8 de trèfle vers l’éventail 9');
+    expect(targetList([toFan(2), foundation])).toBe('l’éventail 2 ou sa fondation');
+    await setLocale('es', ['es-ES']);
+    expect(problemWords({ code: 'no-cells', variant: 'strict' })).toBe('Estricta no tiene celdas de reserva');
+    await setLocale('en', ['en-GB']);
   });
 
   it('describes actions for the live region', () => {
     const position = workedExample();
     expect(describeAction(position, { type: 'fan-to-fan', from: 0, to: 8 })).toBe('8 of clubs to fan 9');
-    expect(describeAction(play(position, ['1>9']), { type: 'fan-to-foundation', from: 0 })).toBe('2 of spades to the spades foundation');
+    expect(describeAction(play(position, ['1>9']), { type: 'fan-to-foundation', from: 0 })).toBe('2 of spades to its foundation');
     expect(describeAction(position, { type: 'redeal' })).toBe('Redeal 1');
   });
 });

@@ -49,6 +49,25 @@ describe('opponents’ milestones', () => {
     milestones.news([racer(2, 50)], null);
     expect(milestones.news([racer(2, 52, 'won')], null)).toEqual(['P2 won.']);
   });
+
+  it('says a lost connection once and the return once, never the countdown, and leaves an abandonment to the race’s event', () => {
+    const seat = (id: number, state: 'online' | 'reconnecting' | 'gone', until: number | null = null) =>
+      ({ id, name: `P${id}`, presence: { state, since: null, until } }) as never;
+    const milestones = new Milestones();
+    const progress = [racer(1, 10), racer(2, 10), racer(3, 10)];
+    expect(milestones.news(progress, 1, [seat(1, 'online'), seat(2, 'online'), seat(3, 'online')])).toEqual([]);
+    expect(milestones.news(progress, 1, [seat(1, 'online'), seat(2, 'reconnecting', 60_000), seat(3, 'reconnecting', 60_000)])).toEqual([
+      'P2 lost their connection.',
+      'P3 lost their connection.',
+    ]);
+    // A second later: the time left changed, nothing is said again.
+    expect(milestones.news(progress, 1, [seat(1, 'online'), seat(2, 'reconnecting', 59_000), seat(3, 'reconnecting', 59_000)])).toEqual([]);
+    expect(milestones.news(progress, 1, [seat(1, 'online'), seat(2, 'online'), seat(3, 'reconnecting', 58_000)])).toEqual(['P2 is back.']);
+    const abandoned = [racer(1, 10), racer(2, 10), racer(3, 10, 'abandoned')];
+    expect(milestones.news(abandoned, 1, [seat(1, 'online'), seat(2, 'online'), seat(3, 'gone')])).toEqual([]);
+    // The player's own connection is never announced to themselves.
+    expect(milestones.news(abandoned, 1, [seat(1, 'reconnecting', 1), seat(2, 'online'), seat(3, 'gone')])).toEqual([]);
+  });
 });
 
 describe('settings kept in the browser', () => {

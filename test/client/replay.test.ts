@@ -1,7 +1,8 @@
 // The replay viewer's model: every position of a record rebuilt with the shared engine, the
 // record file's verdict, and where a tampered record breaks.
-import { describe, expect, it } from 'vitest';
-import { humanize } from '../../client/src/lib/moves.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setLocale } from '../../client/src/lib/i18n.svelte.js';
+import { problemWords } from '../../client/src/lib/moves.js';
 import { buildReplay, openRecord, recordFileName, recordText } from '../../client/src/lib/replay.js';
 import {
   problemText,
@@ -19,6 +20,8 @@ import {
   type Layout,
 } from '../../shared/index.js';
 import { layout, WINNABLE, WINNING_ACTIONS } from '../shared/helpers.js';
+
+beforeAll(() => setLocale('en', []));
 
 /** Plays a seed to the end the simple way (home first, a redeal only when nothing else is left). */
 function playedRecord(seed: string): GameRecord {
@@ -60,7 +63,7 @@ describe('buildReplay', () => {
 
   it('says what each step did and in which deal', () => {
     const replay = buildReplay({ variant: 'strict', deals: [layout(WINNABLE)], actions: WINNING_ACTIONS });
-    expect(replay.steps[0]).toEqual({ text: '1>F', card: 'A♣', description: 'Ace of clubs to the clubs foundation', deal: 0, playable: true });
+    expect(replay.steps[0]).toEqual({ text: '1>F', card: 'A♣', description: 'Ace of clubs to its foundation', deal: 0, playable: true });
     expect(replay.positions.at(-1)!.status()).toMatchObject({ won: true, over: true, foundations: 52 });
 
     // This seed's game redeals twice.
@@ -100,7 +103,7 @@ describe('openRecord', () => {
     expect(replay.steps).toHaveLength(actions.length);
     expect(replay.steps.slice(0, broken).every((step) => step.playable)).toBe(true);
     expect(replay.steps[broken]).toMatchObject({ text: actions[broken], playable: false, card: null });
-    expect(replay.steps[broken]!.description).toBe(humanize(problemText(replay.failure!.problem)));
+    expect(replay.steps[broken]!.description).toBe(problemWords(replay.failure!.problem));
     expect(replay.failure!.problem).toMatchObject({ fan: 18 });
     expect(replay.steps.slice(broken + 1).every((step) => !step.playable && step.description.startsWith('not played'))).toBe(true);
   });
@@ -108,7 +111,7 @@ describe('openRecord', () => {
   it('writes the engine’s reason with card symbols', () => {
     const opened = openRecord(JSON.stringify({ format: 'lucie-record/1', variant: 'strict', deals: [WINNABLE], actions: ['2>F'] }));
     expect(opened.verdict).toEqual({ ok: false, index: 0, action: '2>F', problem: { code: 'foundation-starts', card: 3, needed: 0 } });
-    expect(opened.replay!.steps[0]!.description).toBe('4♣ cannot go to the foundation: the clubs foundation starts with A♣');
+    expect(opened.replay!.steps[0]!.description).toBe('4♣ cannot go to the foundation: its foundation starts with A♣');
     expect(opened.replay!.positions).toHaveLength(1);
   });
 

@@ -18,8 +18,13 @@ const ROOT = join(import.meta.dirname, '..', '..');
 // page): the budget holds that line, no higher, until the weight is taken off again (an open point
 // of issue 21, not a target met).
 const BUDGET = 65_000;
-/** The active language's messages come with the first load too (client/src/lib/i18n.svelte.ts loads one catalogue before the first paint). */
-const CATALOGUE_BUDGET = 8_000;
+/**
+ * The active language's messages come with the first load too (client/src/lib/i18n.svelte.ts loads
+ * one catalogue before the first paint). With every text of every page in it (issue 21) the
+ * catalogue's text alone is 10.4 KB gzipped in English and 11.7 KB in French; the parsed form adds
+ * about a tenth. Taking weight off means splitting it by page, as the rules page's already is.
+ */
+const CATALOGUE_BUDGET = 13_500;
 
 interface Chunk {
   file: string;

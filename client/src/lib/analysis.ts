@@ -1,6 +1,7 @@
 import { errorText, getAnalysis } from './api.js';
 import type { AnalysisAnswer, AnalysisLine, AnalysisPoint } from './contract.js';
-import { parseLayout, problemText, type GameRecord, type Layout, type VariantId } from './engine.js';
+import { parseLayout, type GameRecord, type Layout, type VariantId } from './engine.js';
+import { problemWords } from './moves.js';
 
 /** A move where the deal's best still reachable fell: the cards it cost. */
 export interface Loss {
@@ -28,7 +29,7 @@ export function lineRecord(variant: VariantId, first: Layout, line: AnalysisLine
   const deals: Layout[] = [first];
   for (const fans of line.redeals) {
     const layout = parseLayout(fans);
-    if (!layout.ok) return problemText(layout.error);
+    if (!layout.ok) return problemWords(layout.error);
     deals.push(layout.value);
   }
   return { variant, deals, actions: line.actions };

@@ -23,7 +23,7 @@ import {
 } from './engine.js';
 import { identity } from './identity.svelte.js';
 import { t } from './i18n.svelte.js';
-import { humanize, problemWords } from './moves.js';
+import { problemWords } from './moves.js';
 import { refusalText } from './refusals.js';
 
 /** An action sent and not yet acknowledged. */
@@ -265,9 +265,8 @@ export abstract class GameSession implements PlayedGame {
   }
 
   private refused(error: ErrorMessage): void {
-    // An illegal move keeps the engine's own reason (which rule) until the engine's problems are
-    // codes the catalogue can write (issue 19); every other refusal is written from its code.
-    this.notice = error.code === 'illegal-action' ? humanize(error.message) : refusalText(error.code, error.message);
+    // An illegal move says which rule, from the engine's problem; every other refusal is written from its code.
+    this.notice = error.code === 'illegal-action' ? problemWords(error.params.problem) : refusalText(error.code, error.message);
     const game = this.game;
     if (!game || (error.request !== 'action' && error.gameId !== game.id)) return;
     if (error.code === 'server-closing') return; // kept, and resent once reconnected

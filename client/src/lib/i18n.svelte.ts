@@ -92,3 +92,14 @@ export async function loadRules(): Promise<void> {
   const { default: rules } = await RULES[wanted]();
   if (active.locale === wanted) active = { ...active, rules };
 }
+
+/**
+ * A message around arguments the page draws itself (a link, a code, emphasis): the texts before,
+ * between and after them, so the sentence keeps its language's words. Every locale writes the
+ * slots in the order given (`test/client/messages.test.ts` holds the keys used so).
+ */
+export function around(key: MessageKey, slots: readonly string[], values: Values = {}): string[] {
+  const marked = t(key, { ...values, ...Object.fromEntries(slots.map((slot, i) => [slot, `\u0000${i}\u0000`])) });
+  const pieces = marked.split(/\u0000\d+\u0000/);
+  return slots.map((_, i) => pieces[i] ?? '').concat(pieces[slots.length] ?? '');
+}

@@ -1,5 +1,6 @@
 import type { RaceReplayAnswer, ReplayGame } from './contract.js';
 import { parseRecord, RECORD_FORMAT } from './engine.js';
+import { t } from './i18n.svelte.js';
 import { problemWords } from './moves.js';
 import { buildReplay, type Replay } from './replay.js';
 
@@ -31,9 +32,9 @@ export function buildTimeline(answer: RaceReplayAnswer): { ok: true; value: Race
   const tracks: TimelineTrack[] = [];
   for (const game of answer.games) {
     const record = parseRecord({ format: RECORD_FORMAT, variant: answer.race.variant, deals: game.deals, actions: game.actions });
-    if (!record.ok) return { ok: false, error: `${game.name}'s game cannot be read: ${problemWords(record.error)}` };
+    if (!record.ok) return { ok: false, error: t('race-replay.unreadable', { name: game.name, problem: problemWords(record.error) }) };
     const replay = buildReplay(record.value);
-    if (replay.failure) return { ok: false, error: `${game.name}'s game does not replay: ${problemWords(replay.failure.problem)}` };
+    if (replay.failure) return { ok: false, error: t('race-replay.unplayable', { name: game.name, problem: problemWords(replay.failure.problem) }) };
     tracks.push({
       game,
       replay,

@@ -12,7 +12,7 @@ import {
   type VerifyOutcome,
 } from './engine.js';
 import { t } from './i18n.svelte.js';
-import { describeAction, humanize, problemWords } from './moves.js';
+import { describeAction, problemWords } from './moves.js';
 
 /**
  * A game as the replay viewer walks it: every position rebuilt with the shared engine from a
@@ -72,7 +72,7 @@ export function buildReplay(record: GameRecord): Replay {
     steps.push({
       text: record.actions[index]!,
       card: null,
-      description: breaks ? problemWords(failure.problem) : 'not played: the record breaks before it',
+      description: breaks ? problemWords(failure.problem) : t('replayer.not-played'),
       deal: lastDeal,
       playable: false,
     });

@@ -6,6 +6,7 @@
  * each route is `src/pages.ts`, keyed by the same names and typed by these props (views belong
  * to the app: `lib/`, which links to pages, never imports them).
  */
+import { t } from './i18n.svelte.js';
 
 /** What a path part may be, and the prop it becomes. */
 const PARAMS = {
@@ -37,7 +38,7 @@ interface RouteSpec<P extends string> {
   readonly path: P;
   /** Other paths to the same page (a short form of a shared link), with the same parts. */
   readonly aliases?: readonly string[];
-  /** The page's name in the window title (`Race K7MQ2X · Lucie`); null for the site's own title. */
+  /** The page's name in the window title (`Race K7MQ2X · Lucie`), in the player's language; null for the site's own title. */
   readonly title: (params: ParamsOf<P>) => string | null;
   readonly section?: Section;
   /** A board drawn on the page takes the whole width; `play`: the player plays on it, so the skip link leads to it. */
@@ -64,18 +65,18 @@ function route<P extends string>(spec: RouteSpec<P>): Route<P> {
 export const ROUTES = {
   start: route({ path: '/', title: () => null, section: 'race' }),
   // `/race/CODE` is the share link; `/r/CODE` is its short form.
-  race: route({ path: '/race/:code', aliases: ['/r/:code'], title: ({ code }) => `Race ${code}`, section: 'race', board: 'play' }),
-  raceReplay: route({ path: '/race/:code/replay', title: ({ code }) => `Replay of race ${code}`, section: 'race', board: 'view' }),
-  series: route({ path: '/series/:code', title: ({ code }) => `Series ${code}`, board: 'play' }),
+  race: route({ path: '/race/:code', aliases: ['/r/:code'], title: ({ code }) => t('title.race', { code }), section: 'race', board: 'play' }),
+  raceReplay: route({ path: '/race/:code/replay', title: ({ code }) => t('title.race-replay', { code }), section: 'race', board: 'view' }),
+  series: route({ path: '/series/:code', title: ({ code }) => t('title.series', { code }), board: 'play' }),
   /** `/daily` is today; `/daily/YYYY-MM-DD` any day. */
-  daily: route({ path: '/daily/:day?', title: ({ day }) => `Daily ${day ?? 'seed'}`, section: 'daily', board: 'play' }),
-  practice: route({ path: '/practice', title: () => 'Practice', section: 'practice', board: 'play' }),
-  history: route({ path: '/history', title: () => 'History', section: 'history' }),
-  game: route({ path: '/game/:id', title: ({ id }) => `Game ${id}`, section: 'history', board: 'view' }),
-  player: route({ path: '/player/:id', title: () => 'Player record', section: 'history' }),
-  ratings: route({ path: '/ratings/:variant?', title: () => 'Ratings' }),
-  rules: route({ path: '/rules', title: () => 'Rules' }),
-  openRecord: route({ path: '/replay', title: () => 'Open a record file', section: 'record', board: 'view' }),
+  daily: route({ path: '/daily/:day?', title: ({ day }) => (day ? t('title.daily', { day }) : t('title.daily-today')), section: 'daily', board: 'play' }),
+  practice: route({ path: '/practice', title: () => t('title.practice'), section: 'practice', board: 'play' }),
+  history: route({ path: '/history', title: () => t('title.history'), section: 'history' }),
+  game: route({ path: '/game/:id', title: ({ id }) => t('title.game', { id: String(id) }), section: 'history', board: 'view' }),
+  player: route({ path: '/player/:id', title: () => t('title.player'), section: 'history' }),
+  ratings: route({ path: '/ratings/:variant?', title: () => t('title.ratings') }),
+  rules: route({ path: '/rules', title: () => t('title.rules') }),
+  openRecord: route({ path: '/replay', title: () => t('title.open-record'), section: 'record', board: 'view' }),
 };
 export type RouteName = keyof typeof ROUTES;
 export type PathOf<N extends RouteName> = (typeof ROUTES)[N]['path'];

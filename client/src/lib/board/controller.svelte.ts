@@ -1,5 +1,7 @@
 import { destinations, oneClickDestination, sameSource, sameTarget, type Action, type Destination, type Position, type Source, type Target } from '../engine.js';
-import { attemptProblem, describeAction, stuckReason, targetName } from '../moves.js';
+import { sentence } from '../format.js';
+import { t } from '../i18n.svelte.js';
+import { attemptProblem, describeAction, stuckReason, targetList } from '../moves.js';
 import { sourceAt, targetAt, type Place } from './places.js';
 
 /** What the controller reads from the view: the position shown, the legal actions offered, and where a chosen action goes. */
@@ -64,7 +66,7 @@ export class BoardController {
       this.play(only.action);
     } else {
       this.selected = source;
-      this.say(`Choose where: ${found.map((choice) => targetName(choice.target)).join(' or ')} (Escape cancels)`);
+      this.say(t('board.choose', { targets: targetList(found.map((choice) => choice.target)) }));
     }
   }
 
@@ -91,9 +93,9 @@ export class BoardController {
       return;
     }
     if (source) return this.pick(source, choose);
-    if (place.kind === 'foundation') this.say('Pick a card first, then its foundation');
-    else if (place.kind === 'fan') this.say(`Fan ${place.fan + 1} is empty`, true);
-    else if (place.kind === 'cell') this.say(`Cell ${place.cell + 1} is empty`, true);
+    if (place.kind === 'foundation') this.say(t('board.pick-first'));
+    else if (place.kind === 'fan') this.say(sentence(t('problem.fan-empty', { fan: place.fan + 1 })), true);
+    else if (place.kind === 'cell') this.say(sentence(t('problem.cell-empty', { cell: place.cell + 1 })), true);
   }
 
   /** Sends the card at `place` to its foundation (double-click, or the H key). */
@@ -105,14 +107,14 @@ export class BoardController {
   cancel(): void {
     if (!this.selected) return;
     this.selected = null;
-    this.say('Cancelled');
+    this.say(t('board.cancelled'));
   }
 
   redeal(): void {
     const others = this.input.legal().some((action) => action.type !== 'redeal');
     if (others && !this.redealArmed) {
       this.redealArmed = true;
-      this.say('Legal moves remain: press Redeal again to gather the fans and deal again');
+      this.say(t('board.redeal-armed'));
       return;
     }
     this.play({ type: 'redeal' });
