@@ -88,6 +88,11 @@ class Racer {
     this.plan = undefined;
   }
 
+  /** A move of the span still unanswered counts as answered now (at the least): a server that stops answering fails the step. */
+  unanswered(record: number[], measureFrom: number): void {
+    if (this.waiting && Date.now() - (performance.now() - this.sentAt) >= measureFrom) record.push(performance.now() - this.sentAt);
+  }
+
   private move(): void {
     const plan = this.plan;
     if (!plan || this.ended || !this.mirror || Date.now() >= plan.until) return;
@@ -295,10 +300,13 @@ async function handle(command: CapacityCommand): Promise<void> {
       return send({ type: 'dealt' });
     case 'play': {
       const interval = 1000 / command.perSecond;
-      const report = await measure(command.measureFrom, command.until, (record) => {
-        for (const racer of racers) racer.play(command.measureFrom, command.until, interval, record);
+      let record: number[] = [];
+      const report = await measure(command.measureFrom, command.until, (given) => {
+        record = given;
+        for (const racer of racers) racer.play(command.measureFrom, command.until, interval, given);
       });
-      return send({ type: 'span', report });
+      for (const racer of racers) racer.unanswered(record, command.measureFrom);
+      return send({ type: 'span', report: { ...report, latencies: record } });
     }
     case 'floor':
       return send({ type: 'span', report: await floor(command) });

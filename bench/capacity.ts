@@ -180,6 +180,7 @@ export async function benchCapacity(): Promise<void> {
 
   const figuresOf = (players: number, sockets: number, reports: SpanReport[], server: { cpu: number; busy: number; delayP99: number }, bytesPerSocket: number): Figures => {
     const latencies = reports.flatMap((report) => report.latencies);
+    if (latencies.length === 0) throw new Error(`${players} players: no move was answered in the measured span`);
     const moves = latencies.length;
     const frames = reports.reduce((sum, report) => sum + report.progressFrames, 0);
     return {
