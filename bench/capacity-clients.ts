@@ -46,7 +46,7 @@ export type CapacityReport =
   | { type: 'ended'; acks: number }
   | { type: 'failed'; message: string };
 
-const TIMEOUT_MS = 20_000;
+const TIMEOUT_MS = 60_000;
 const PROGRESS_PREFIX = '{"type":"progress"';
 const HANDSHAKE_BATCH = 100;
 
