@@ -2,14 +2,14 @@
 // players (bench/server-clients.ts, in their own process) race over websockets against 1, 2 and 3
 // instances sharing one PostgreSQL and one Redis, each race's racers spread over the instances,
 // beside one instance on a SQLite file (no Redis) in the same run. Per configuration: moves/s,
-// ack p50/p99, and the delay from a move's ack to the other racers receiving its progress (through
+// the instances' CPU per move (from /proc), ack p50/p99, and the delay from a move's ack to the other racers receiving its progress (through
 // Redis between instances; the local hub in the SQLite process). Then the Redis hop alone: publish
 // → delivery on 1-3 subscribed instances. Every acknowledged move is counted in the database.
 // Knobs: BENCH_SCALE_PLAYERS=200,500 BENCH_SCALE_RATE (moves/s per player) BENCH_SCALE_MS
 // BENCH_SCALE_INSTANCES=1,2,3.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { VariantId } from '../shared/index.js';
+import { PROGRESS_INTERVAL_MS } from '../server/races/service.js';
 import { RedisBus } from '../server/scale/bus.js';
 import startServices from '../test/services.js';
 import { createTestDatabase } from '../test/server/pg.js';
@@ -36,6 +37,8 @@ const VARIANT: VariantId = 'shamrocks';
 
 interface Figures {
   movesPerSecond: number;
+  /** CPU time of the instances' processes (user + system, all threads) over the measured phase, per move, µs. */
+  cpuPerMove: number;
   ack: Latencies;
   progress: Latencies;
   /** Moves in game_actions = acks the players received. */
@@ -110,16 +113,36 @@ async function serverRun(place: Place, instances: number, players: number): Prom
       measureMs: MEASURE_MS,
       loads: [{ name: 'paced', perSecond: PER_SECOND }],
     };
-    const result = await runClients(clients, command);
+    let cpuAtStart = 0;
+    let cpu = 0;
+    const result = await runClients(clients, command, (event) => {
+      if (event.edge === 'start') cpuAtStart = cpuMicros(started.map((instance) => instance.child.pid!));
+      else cpu = cpuMicros(started.map((instance) => instance.child.pid!)) - cpuAtStart;
+    });
     const errors = cluster.errors();
     if (errors.length > 0) throw new Error(`the instances logged errors:\n${errors.slice(0, 5).join('\n')}`);
     const { moves, progress } = result.loads[0]!;
-    return { movesPerSecond: moves.count / moves.seconds, ack: moves, progress, durable: (await place.storedMoves()) === result.acks };
+    return { movesPerSecond: moves.count / moves.seconds, cpuPerMove: cpu / moves.count, ack: moves, progress, durable: (await place.storedMoves()) === result.acks };
   } finally {
     await stop(clients);
     await cluster.close();
     await place.drop();
   }
+}
+
+/** CPU time used so far by these processes (user + system, every thread), µs, from /proc (Linux). */
+function cpuMicros(pids: readonly number[]): number {
+  const ticksPerSecond = 100;
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return NaN;
+    }
+  }
+  return (ticks / ticksPerSecond) * 1e6;
 }
 
 /** Publish → delivery latency of race messages on a Redis bus with `instances` subscribed instances. */
@@ -160,14 +183,14 @@ export async function benchScale(): Promise<void> {
         `${PER_SECOND} moves/s per player, ${MEASURE_MS / 1000} s measured after ${WARMUP_MS / 1000} s)`,
     );
     console.log(
-      'Ack: from sending a move to its ack. Progress: from a move\'s ack to each other racer receiving its progress (coalesced per race, 50 ms windows, in every configuration).',
+      `Ack: from sending a move to its ack. Progress: from a move's ack to each other racer receiving its progress (batched per race, ${PROGRESS_INTERVAL_MS} ms windows, in every configuration).`,
     );
-    console.log('| storage | instances | players | offered moves/s | moves/s | ack p50 ms | ack p99 ms | progress p50 ms | progress p99 ms | ack p99 vs SQLite | moves/s vs 1 instance | stored = acked |');
-    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    console.log('| storage | instances | players | offered moves/s | moves/s | ack p50 ms | ack p99 ms | progress p50 ms | progress p99 ms | instances\' CPU µs per move | ack p99 vs SQLite | moves/s vs 1 instance | stored = acked |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     const row = (storage: string, instances: number, players: number, figures: Figures, sqlite: Figures, single: Figures | undefined) =>
       console.log(
         `| ${storage} | ${instances} | ${players} | ${format(players * PER_SECOND, 0)} | ${format(figures.movesPerSecond, 0)} | ` +
-          `${format(figures.ack.p50)} | ${format(figures.ack.p99)} | ${format(figures.progress.p50)} | ${format(figures.progress.p99)} | ` +
+          `${format(figures.ack.p50)} | ${format(figures.ack.p99)} | ${format(figures.progress.p50)} | ${format(figures.progress.p99)} | ${format(figures.cpuPerMove, 0)} | ` +
           `${format(figures.ack.p99 / sqlite.ack.p99)}× | ${single ? `${format(figures.movesPerSecond / single.movesPerSecond)}×` : '–'} | ${figures.durable ? 'yes' : '**NO**'} |`,
       );
     for (const players of PLAYER_COUNTS) {

@@ -151,11 +151,13 @@ class BenchPlayer {
     });
   }
 
-  /** A racer's progress: how long after that move's ack it reached this player. */
-  private heard({ progress }: { progress: { playerId: number; gameId: number; moves: number } }): void {
-    if (progress.playerId === this.id) return;
-    const ackedAt = progressDelays.ackedAt.get(`${progress.gameId}:${progress.moves}`);
-    if (ackedAt !== undefined) progressDelays.record?.push(performance.now() - ackedAt);
+  /** The racers' progress: how long after each move's ack it reached this player. */
+  private heard({ progress }: { progress: { playerId: number; gameId: number; moves: number }[] }): void {
+    for (const racer of progress) {
+      if (racer.playerId === this.id) continue;
+      const ackedAt = progressDelays.ackedAt.get(`${racer.gameId}:${racer.moves}`);
+      if (ackedAt !== undefined) progressDelays.record?.push(performance.now() - ackedAt);
+    }
   }
 
   /** Plays until `until` (performance.now()), pushing each move→ack time in ms to `record`. */

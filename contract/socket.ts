@@ -7,7 +7,8 @@
  * 2. `watch {code}` subscribes to a race: the server answers `race` (the whole race view) and,
  *    for a racer whose game is dealt, `game` (the full snapshot of their own game). Every later
  *    change of the race comes as a new `race`; each racer's moves and status changes come as
- *    `progress` (moves coalesced per race, the latest state; status changes at once).
+ *    `progress` (one message per race and window holding every racer who moved, at their latest
+ *    state; status changes at once).
  * 3. When the countdown ends every racer gets `game` (deals[0], no actions) at the same moment.
  *    A move is `action {gameId, index, action}`, `index` being its 0-based place in that game.
  *    The server checks it with the engine, stores it, then answers `ack` (with the new layout
@@ -80,7 +81,8 @@ export const errorMessage = z.object({
 export const serverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('welcome'), player: playerView.nullable(), serverTime: z.number() }),
   z.object({ type: z.literal('race'), race: raceView, serverTime: z.number() }),
-  z.object({ type: z.literal('progress'), code: z.string(), progress: progressView }),
+  /** Every racer of the race whose game changed since the last `progress`, each at its latest (one message per window, see server/API.md). */
+  z.object({ type: z.literal('progress'), code: z.string(), progress: z.array(progressView).min(1) }),
   gameSnapshot,
   ackBody.extend({ type: z.literal('ack') }),
   z.object({ type: z.literal('resynced'), gameId, acks: z.array(ackBody), status: gameStatus }),

@@ -104,7 +104,10 @@ export class Hub implements Transport {
 
   /** A message already serialised to a race's watchers here. */
   toRaceText(code: string, text: string): void {
-    for (const peer of this.byRace.get(code) ?? []) sendText(peer.socket, text);
+    const peers = this.byRace.get(code);
+    if (!peers || peers.size === 0) return;
+    const data = Buffer.from(text);
+    for (const peer of peers) sendText(peer.socket, data);
   }
 
   private presenceChanged(playerId: number, connected: boolean): void {
@@ -113,8 +116,9 @@ export class Hub implements Transport {
 
   private sendAll(peers: Set<Peer> | undefined, message: ServerMessage): void {
     if (!peers || peers.size === 0) return;
-    const text = JSON.stringify(message);
-    for (const peer of peers) sendText(peer.socket, text);
+    // Encoded once: every socket's frame points at the same bytes, not a copy each.
+    const data = peers.size === 1 ? JSON.stringify(message) : Buffer.from(JSON.stringify(message));
+    for (const peer of peers) sendText(peer.socket, data);
   }
 }
 
@@ -122,14 +126,15 @@ export function send(socket: WebSocket, message: ServerMessage): void {
   sendText(socket, JSON.stringify(message));
 }
 
-function sendText(socket: WebSocket, text: string): void {
+/** A text frame (`data` a string or its UTF-8 bytes). */
+function sendText(socket: WebSocket, data: string | Buffer): void {
   if (socket.readyState !== socket.OPEN) return;
   if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
     socket.terminate();
     return;
   }
   holdUntilTurnEnds(socket);
-  socket.send(text);
+  socket.send(data, { binary: false });
 }
 
 /** TCP sockets holding the frames written to them during this turn of the event loop. */

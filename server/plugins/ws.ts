@@ -23,6 +23,14 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = { frameBytes: 4096, maxPayloa
 
 /** Half-open connections are found by ws pings and closed, so their player shows as disconnected. */
 const HEARTBEAT_MS = 30_000;
+/**
+ * The sockets are pinged a slice at a time, each once a heartbeat: pinging thousands in one turn
+ * would hold every ack behind their writes (and their pongs) for tens of milliseconds.
+ */
+const HEARTBEAT_SLICES = 30;
+
+/** A socket as the heartbeat sees it: whether it answered the last ping, and its slice. */
+type BeatingSocket = WebSocket & { lucieAlive?: boolean; lucieSlice?: number };
 
 /** A frame budget per socket: `burst` frames at once, refilled at `perSecond`. */
 class TokenBucket {
@@ -84,9 +92,13 @@ export default fp<{ limits: SocketLimits }>(
       },
     });
 
+    let beat = 0;
+    let connections = 0;
     heartbeat = setInterval(() => {
+      const slice = beat++ % HEARTBEAT_SLICES;
       for (const client of app.websocketServer.clients) {
-        const alive = client as WebSocket & { lucieAlive?: boolean };
+        const alive = client as BeatingSocket;
+        if (alive.lucieSlice !== slice) continue;
         if (alive.lucieAlive === false) {
           client.terminate();
           continue;
@@ -94,7 +106,7 @@ export default fp<{ limits: SocketLimits }>(
         alive.lucieAlive = false;
         client.ping();
       }
-    }, HEARTBEAT_MS).unref();
+    }, HEARTBEAT_MS / HEARTBEAT_SLICES).unref();
 
     // The token comes in the query (browsers cannot set headers on a websocket); none: a spectator.
     // Read by the route's schema first, so a repeated `token` is a 400 naming it; all before the upgrade.
@@ -144,7 +156,8 @@ export default fp<{ limits: SocketLimits }>(
           const pending = take(frame);
           if (pending instanceof Promise) holdBack(pending);
         });
-        socket.on('pong', () => ((socket as WebSocket & { lucieAlive?: boolean }).lucieAlive = true));
+        (socket as BeatingSocket).lucieSlice = connections++ % HEARTBEAT_SLICES;
+        socket.on('pong', () => ((socket as BeatingSocket).lucieAlive = true));
         socket.on('close', () => {
           try {
             app.hub.remove(peer);

@@ -1,7 +1,7 @@
 /**
- * What a race's watchers are told: the race view (read from the store), race events, and each
- * racer's progress after their moves (coalesced per race: at most once per interval, the latest
- * of each racer who moved; a status change goes at once, after what waited). Races and their
+ * What a race's watchers are told: the race view (read from the store), race events, and the
+ * racers' progress after their moves (coalesced per race: one message per interval holding the
+ * latest of each racer who moved; a status change goes at once, with what waited). Races and their
  * lifecycle both tell through here; neither holds the other.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -155,15 +155,17 @@ export class RaceViews {
     this.progress.close();
   }
 
-  /** Each changed racer's progress as it stands now (a coalesced send carries the latest). */
+  /** Every changed racer's progress as it stands now (a coalesced send carries the latest), in one message. */
   private sendProgress(code: string, changed: readonly LiveGame[]): void {
-    for (const game of changed) {
-      const facts = factsOf(game);
-      void recovering(
-        () => after(this.nameOf(game.playerId), (name) => this.transport.toRace(code, { type: 'progress', code, progress: this.progressOf(facts, name) })),
-        (error) => this.log.error({ err: error, gameId: game.id }, 'cannot send race progress'),
-      );
-    }
+    const facts = changed.map(factsOf);
+    const names = facts.map((game) => this.nameOf(game.playerId));
+    void recovering(
+      () =>
+        after(names.some((name) => name instanceof Promise) ? Promise.all(names) : (names as string[]), (known) =>
+          this.transport.toRace(code, { type: 'progress', code, progress: facts.map((game, i) => this.progressOf(game, known[i]!)) }),
+        ),
+      (error) => this.log.error({ err: error, code }, 'cannot send race progress'),
+    );
   }
 
   private progressOf(game: GameFacts, name: string): ProgressView {

@@ -178,9 +178,12 @@ describe('a race session', () => {
 
   it('keeps everyone’s progress current', () => {
     const progress = { playerId: 2, name: 'Bo', gameId: 8, foundations: 3, cardsLeft: 49, redealsUsed: 0, moves: 4, status: 'playing' as const, finishedAt: null };
-    socket.deliver({ type: 'progress', code: 'ABCDEF', progress });
-    socket.deliver({ type: 'progress', code: 'ABCDEF', progress: { ...progress, foundations: 4, moves: 5 } });
-    socket.deliver({ type: 'progress', code: 'OTHER1', progress: { ...progress, foundations: 9 } });
-    expect(session.race!.progress).toEqual([{ ...progress, foundations: 4, moves: 5 }]);
+    const ana = { ...progress, playerId: 3, name: 'Ana', gameId: 9, moves: 1 };
+    socket.deliver({ type: 'progress', code: 'ABCDEF', progress: [progress] });
+    // One window's message: both racers who moved, each replacing only their own entry.
+    socket.deliver({ type: 'progress', code: 'ABCDEF', progress: [{ ...progress, foundations: 4, moves: 5 }, ana] });
+    socket.deliver({ type: 'progress', code: 'ABCDEF', progress: [{ ...ana, moves: 2 }] });
+    socket.deliver({ type: 'progress', code: 'OTHER1', progress: [{ ...progress, foundations: 9 }] });
+    expect(session.race!.progress).toEqual([{ ...progress, foundations: 4, moves: 5 }, { ...ana, moves: 2 }]);
   });
 });

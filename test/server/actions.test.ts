@@ -11,6 +11,7 @@ import {
   Mirror,
   play,
   playToEnd,
+  racerIn,
   setSeed,
   startServer,
   type TestPlayer,
@@ -167,10 +168,10 @@ describe('reconnect and resync', () => {
     b.send({ type: 'watch', code });
     await b.next('race');
     a.close();
-    const gone = await b.next('progress', (message) => message.progress.playerId === ana.id);
-    expect(gone.progress.status).toBe('disconnected');
+    const gone = await b.next('progress', (message) => racerIn(message, ana.id) !== undefined);
+    expect(racerIn(gone, ana.id)!.status).toBe('disconnected');
     expect((await api(server.app, 'GET', `/api/races/${code}`)).body.race.progress[0].status).toBe('disconnected');
     await Client.connect(server.wsBase, ana);
-    expect((await b.next('progress', (message) => message.progress.playerId === ana.id)).progress.status).toBe('playing');
+    expect(racerIn(await b.next('progress', (message) => racerIn(message, ana.id) !== undefined), ana.id)!.status).toBe('playing');
   });
 });

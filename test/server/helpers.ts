@@ -6,12 +6,15 @@ import { buildApp, type AppOptions } from '../../server/app.js';
 import type { Clock } from '../../server/clock.js';
 import { races } from '../../server/db/schema.js';
 import type { Pending } from '../../server/ports.js';
-import type { AnalysisAnswer, RaceView } from '../../contract/index.js';
+import type { AnalysisAnswer, ProgressView, RaceView, ServerMessageOf } from '../../contract/index.js';
 import { homeFirst } from '../support/mirror.js';
 
 // The shared kit (test/support): the socket client, the mirror, the policies.
 export { Client } from '../support/socket-client.js';
 export { homeFirst, layoutOf, Mirror, play, playToEnd, unwrap } from '../support/mirror.js';
+
+/** A racer's entry in a `progress` message (which holds every racer who moved in its window), if they are in it. */
+export const racerIn = (message: ServerMessageOf<'progress'>, playerId: number): ProgressView | undefined => message.progress.find((entry) => entry.playerId === playerId);
 
 export interface TestServer {
   app: FastifyInstance;

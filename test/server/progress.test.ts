@@ -1,6 +1,6 @@
-// Race progress is coalesced per race (at most one send per PROGRESS_INTERVAL_MS, each racer's
-// latest state only), while status changes and race messages go at once and never let an older
-// progress arrive after a newer one. A ManualClock makes "at once" and "when the window ends"
+// Race progress is batched per race (one message per PROGRESS_INTERVAL_MS holding every racer who
+// moved, each at their latest state), while status changes and race messages go at once and never
+// let an older progress arrive after a newer one. A ManualClock makes "at once" and "when the window ends"
 // exact: no time passes unless the test says so.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppOptions } from '../../server/app.js';
@@ -36,28 +36,23 @@ async function runningRace(options: Partial<AppOptions> = {}) {
   return { clock, code, ana, bob, a, b, spectator, mirrorA, mirrorB };
 }
 
-/** What a watcher saw of the racers so far, in order: [player, moves, status]. */
-const seen = (client: Client) => client.all('progress').map(({ progress }) => [progress.playerId, progress.moves, progress.status]);
+/** What a watcher saw of the racers so far, message by message: [player, moves, status] for each racer in it. */
+const seen = (client: Client) => client.all('progress').map(({ progress }) => progress.map((racer) => [racer.playerId, racer.moves, racer.status]));
 
 /** Everything sent before this returns has arrived at each client. */
 const settle = (...clients: Client[]) => Promise.all(clients.map((client) => client.settle()));
 
 describe('race progress', () => {
-  it('sends quick moves as one progress per racer and interval, holding the latest numbers', async () => {
+  it('sends each window one message holding every racer who moved, at their latest numbers', async () => {
     const { clock, ana, bob, a, b, spectator, mirrorA, mirrorB } = await runningRace();
-    // The first move after a quiet spell goes at once.
-    await play(a, mirrorA, mirrorA.choose()!);
-    expect((await spectator.next('progress')).progress).toMatchObject({ playerId: ana.id, moves: 1, status: 'playing' });
-
-    // Within the window: four more moves of Ana's, two of Bob's; nobody hears of them yet.
+    // No time passes: nothing is sent yet, however many moves.
     for (let i = 0; i < 4; i++) await play(a, mirrorA, mirrorA.choose()!);
     for (let i = 0; i < 2; i++) await play(b, mirrorB, mirrorB.choose()!);
-    clock.advance(PROGRESS_INTERVAL_MS - 1);
     await settle(a, b, spectator);
-    for (const watcher of [a, b, spectator]) expect(seen(watcher)).toEqual([[ana.id, 1, 'playing']]);
+    for (const watcher of [a, b, spectator]) expect(seen(watcher)).toEqual([]);
 
-    // The window ends: one progress per racer who moved, with their state now.
-    clock.advance(1);
+    // Within a window: one message, both racers, each with their state now.
+    clock.advance(PROGRESS_INTERVAL_MS);
     await settle(a, b, spectator);
     const latest = (mirror: Mirror) => ({
       moves: mirror.actions.length,
@@ -67,24 +62,48 @@ describe('race progress', () => {
       status: 'playing',
     });
     for (const watcher of [a, b, spectator]) {
-      expect(watcher.all('progress').slice(1).map((message) => message.progress)).toMatchObject([
-        { playerId: ana.id, gameId: mirrorA.gameId, ...latest(mirrorA) },
-        { playerId: bob.id, gameId: mirrorB.gameId, ...latest(mirrorB) },
+      expect(watcher.all('progress').map((message) => message.progress)).toMatchObject([
+        [
+          { playerId: ana.id, gameId: mirrorA.gameId, ...latest(mirrorA) },
+          { playerId: bob.id, gameId: mirrorB.gameId, ...latest(mirrorB) },
+        ],
       ]);
     }
 
-    // A window with nothing new sends nothing and closes; the next move goes at once again.
+    // A window with nothing new sends nothing; the next one carries only who moved.
     clock.advance(PROGRESS_INTERVAL_MS);
     await settle(spectator);
-    expect(spectator.all('progress')).toHaveLength(3);
+    expect(seen(spectator)).toHaveLength(1);
     await play(b, mirrorB, mirrorB.choose()!);
-    expect((await spectator.next('progress', (message) => message.progress.moves === 3)).progress.playerId).toBe(bob.id);
+    clock.advance(PROGRESS_INTERVAL_MS);
+    await settle(spectator);
     expect(seen(spectator)).toEqual([
-      [ana.id, 1, 'playing'],
-      [ana.id, 5, 'playing'],
-      [bob.id, 2, 'playing'],
-      [bob.id, 3, 'playing'],
+      [
+        [ana.id, 4, 'playing'],
+        [bob.id, 2, 'playing'],
+      ],
+      [[bob.id, 3, 'playing']],
     ]);
+  });
+
+  it('never sends a watcher two progress messages of a race within a window, and loses no move', async () => {
+    const { clock, ana, bob, a, b, spectator, mirrorA, mirrorB } = await runningRace();
+    const slot = PROGRESS_INTERVAL_MS / 10;
+    const arrivals: number[] = [];
+    for (let step = 0; step < 40; step++) {
+      if (step % 3 !== 2) await play(a, mirrorA, mirrorA.choose()!);
+      if (step % 2 === 0) await play(b, mirrorB, mirrorB.choose()!);
+      clock.advance(slot);
+      await settle(spectator);
+      for (let i = arrivals.length; i < seen(spectator).length; i++) arrivals.push(clock.now());
+    }
+    clock.advance(PROGRESS_INTERVAL_MS);
+    await settle(spectator);
+    expect(arrivals.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < arrivals.length; i++) expect(arrivals[i]! - arrivals[i - 1]!).toBeGreaterThanOrEqual(PROGRESS_INTERVAL_MS);
+    // The last word on each racer is their state now.
+    const last = new Map(seen(spectator).flat().map(([id, moves]) => [id, moves]));
+    expect(last).toEqual(new Map([[ana.id, mirrorA.actions.length], [bob.id, mirrorB.actions.length]]));
   });
 
   it('sends a game’s end at once, after the progress still waiting, and nothing after the standings', async () => {
@@ -93,11 +112,12 @@ describe('race progress', () => {
     // Bob resigns while Ana's moves 2 and 3 wait: no time passes, yet everyone hears of both, in order.
     b.send({ type: 'resign', gameId: mirrorB.gameId });
     await b.next('game-over');
-    await spectator.next('progress', (message) => message.progress.status === 'resigned');
+    await spectator.next('progress', (message) => message.progress.some((racer) => racer.status === 'resigned'));
     expect(seen(spectator)).toEqual([
-      [ana.id, 1, 'playing'],
-      [ana.id, 3, 'playing'],
-      [bob.id, 0, 'resigned'],
+      [
+        [ana.id, 3, 'playing'],
+        [bob.id, 0, 'resigned'],
+      ],
     ]);
 
     // Ana plays on to the end of her game; its last move is a status change: no waiting either.
@@ -108,7 +128,7 @@ describe('race progress', () => {
     clock.advance(2 * PROGRESS_INTERVAL_MS);
     await settle(spectator);
 
-    const progress = seen(spectator);
+    const progress = seen(spectator).flat();
     expect(progress.at(-1)).toEqual([ana.id, mirrorA.actions.length, 'out-of-moves']);
     // Far fewer progress messages than moves, and each racer's never go backwards.
     expect(progress.length).toBeLessThan(mirrorA.actions.length);
@@ -126,11 +146,8 @@ describe('race progress', () => {
     const { ana, a, b, spectator, mirrorA } = await runningRace();
     for (let i = 0; i < 3; i++) await play(a, mirrorA, mirrorA.choose()!);
     a.close();
-    await spectator.next('progress', (message) => message.progress.status === 'disconnected');
-    expect(seen(spectator)).toEqual([
-      [ana.id, 1, 'playing'],
-      [ana.id, 3, 'disconnected'],
-    ]);
+    await spectator.next('progress', (message) => message.progress.some((racer) => racer.status === 'disconnected'));
+    expect(seen(spectator)).toEqual([[[ana.id, 3, 'disconnected']]]);
     await settle(b);
     expect(seen(b)).toEqual(seen(spectator));
   });
@@ -138,12 +155,8 @@ describe('race progress', () => {
   it('sends every move’s progress at once with an interval of 0, setting no timer', async () => {
     const { clock, ana, a, spectator, mirrorA } = await runningRace({ progressIntervalMs: 0 });
     for (let i = 0; i < 3; i++) await play(a, mirrorA, mirrorA.choose()!);
-    await spectator.next('progress', (message) => message.progress.moves === 3);
-    expect(seen(spectator)).toEqual([
-      [ana.id, 1, 'playing'],
-      [ana.id, 2, 'playing'],
-      [ana.id, 3, 'playing'],
-    ]);
+    await spectator.next('progress', (message) => message.progress.some((racer) => racer.moves === 3));
+    expect(seen(spectator)).toEqual([[[ana.id, 1, 'playing']], [[ana.id, 2, 'playing']], [[ana.id, 3, 'playing']]]);
     // Only the two games' hard caps (a race without a time limit still ends), the hourly pruning of unused identities and the analyses' end of day.
     expect(clock.pending).toBe(4);
   });
@@ -151,15 +164,12 @@ describe('race progress', () => {
   it('sends the progress still waiting when the server closes, and leaves no timer running', async () => {
     const { clock, ana, a, spectator, mirrorA } = await runningRace();
     for (let i = 0; i < 3; i++) await play(a, mirrorA, mirrorA.choose()!);
-    // The progress window, the two games' hard caps, the hourly pruning of unused identities and the analyses' end of day.
+    // The progress timer (one for every race), the two games' hard caps, the hourly pruning of unused identities and the analyses' end of day.
     expect(clock.pending).toBe(5);
     await server!.app.close();
     server = undefined;
     expect(clock.pending).toBe(0);
     expect(await spectator.whenClosed()).toEqual({ code: 1001, reason: 'server shutting down' });
-    expect(seen(spectator)).toEqual([
-      [ana.id, 1, 'playing'],
-      [ana.id, 3, 'playing'],
-    ]);
+    expect(seen(spectator)).toEqual([[[ana.id, 3, 'playing']]]);
   });
 });

@@ -11,6 +11,7 @@ import {
   Mirror,
   play,
   playToEnd,
+  racerIn,
   setSeed,
   startServer,
   unwrap,
@@ -79,13 +80,13 @@ describe('a race over real websockets', () => {
     const firstMove = await play(a, mirrorA, mirrorA.choose()!);
     expect(firstMove).toMatchObject({ gameId: gameA.gameId, index: 0 });
     for (const watcher of [b, e, anonymous]) {
-      const progress = await watcher.next('progress', (message) => message.progress.playerId === ana.id);
-      expect(progress.progress).toMatchObject({ name: 'Ana', gameId: gameA.gameId, moves: 1, status: 'playing' });
+      const progress = await watcher.next('progress', (message) => racerIn(message, ana.id) !== undefined);
+      expect(racerIn(progress, ana.id)).toMatchObject({ name: 'Ana', gameId: gameA.gameId, moves: 1, status: 'playing' });
     }
 
     b.send({ type: 'resign', gameId: gameB.gameId });
     expect((await b.next('game-over')).status).toMatchObject({ state: 'resigned', nextIndex: 0 });
-    expect((await e.next('progress', (message) => message.progress.playerId === bob.id)).progress.status).toBe('resigned');
+    expect(racerIn(await e.next('progress', (message) => racerIn(message, bob.id) !== undefined), bob.id)!.status).toBe('resigned');
 
     await playToEnd(a, mirrorA);
     const over = await a.next('game-over');

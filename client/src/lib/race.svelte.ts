@@ -52,10 +52,10 @@ export class RaceSession extends GameSession {
       case 'progress': {
         const race = this.race;
         if (message.code !== this.code || !race) return;
-        const { playerId } = message.progress;
-        const progress = race.progress.some((entry) => entry.playerId === playerId)
-          ? race.progress.map((entry) => (entry.playerId === playerId ? message.progress : entry))
-          : [...race.progress, message.progress];
+        // One message per window holds every racer who moved: each replaces that racer's entry.
+        const changed = new Map(message.progress.map((entry) => [entry.playerId, entry]));
+        const progress = race.progress.map((entry) => changed.get(entry.playerId) ?? entry);
+        for (const entry of message.progress) if (!race.progress.some((known) => known.playerId === entry.playerId)) progress.push(entry);
         this.race = { ...race, progress };
         break;
       }
