@@ -40,6 +40,9 @@ export const ERROR_CODES = [
   'unknown-player', // no player with that id
   'day-not-open', // the daily deal of a future day
   'unknown-series', // no series with that code
+  'unknown-link', // no device link with that code
+  'unknown-device', // no signed-in device of yours with that id
+  'unknown-passkey', // no passkey of yours with that id
   // What the state of things forbids.
   'race-started', // joining a race that has started
   'race-full', // joining a race with every seat taken
@@ -52,6 +55,9 @@ export const ERROR_CODES = [
   'daily-played', // a second attempt at the day's deal
   'series-deal-played', // asking again for a deal of a series you have finished
   'series-deal-ahead', // asking for a deal of a series past the one you are on
+  'link-expired', // a device link past its 10 minutes
+  'link-used', // a device link claimed already (each works once)
+  'passkey-refused', // a passkey ceremony that does not check out (issue: challenge, origin, signature, credential...)
   'game-over', // the game has ended: no more actions
   'illegal-action', // the engine refuses the action (message gives the rule)
   'index-ahead', // an action's index past the game's next one
@@ -92,6 +98,9 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'unknown-player': 404,
   'day-not-open': 404,
   'unknown-series': 404,
+  'unknown-link': 404,
+  'unknown-device': 404,
+  'unknown-passkey': 404,
   'race-started': 409,
   'race-full': 409,
   'not-in-lobby': 409,
@@ -103,6 +112,9 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'daily-played': 409,
   'series-deal-played': 409,
   'series-deal-ahead': 409,
+  'link-expired': 410,
+  'link-used': 410,
+  'passkey-refused': 400,
   'game-over': 409,
   'illegal-action': 409,
   'index-ahead': 409,
@@ -141,6 +153,8 @@ export const ERROR_PARAM_KINDS = {
   seconds: 'number',
   race: 'text',
   game: 'number',
+  device: 'number',
+  passkey: 'number',
   player: 'number',
   series: 'text',
   day: 'text',
@@ -211,6 +225,9 @@ export const ERROR_PARAMS = {
   'unknown-player': ['player'],
   'day-not-open': ['day', 'today'],
   'unknown-series': ['series'],
+  'unknown-link': [],
+  'unknown-device': ['device'],
+  'unknown-passkey': ['passkey'],
   'race-started': ['race'],
   'race-full': ['race', 'seats'],
   'not-in-lobby': ['race'],
@@ -222,6 +239,9 @@ export const ERROR_PARAMS = {
   'daily-played': ['day', 'state', 'foundations'],
   'series-deal-played': ['series', 'deal', 'state', 'foundations', 'next'],
   'series-deal-ahead': ['series', 'deal', 'next', 'playing'],
+  'link-expired': [],
+  'link-used': [],
+  'passkey-refused': ['issue'],
   'game-over': ['game', 'state'],
   'illegal-action': ['action', 'problem'],
   'index-ahead': ['index', 'next'],

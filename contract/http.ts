@@ -21,6 +21,21 @@ import {
   TIME_LIMIT_MAX_SECONDS,
   TIME_LIMIT_MIN_SECONDS,
 } from './vocabulary.js';
+import {
+  deviceIdParams,
+  devicesAnswer,
+  linkAnswer,
+  linkCodeParams,
+  linkOwnerAnswer,
+  passkeyAnswer,
+  passkeyCeremonyBody,
+  passkeyIdParams,
+  passkeyOptionsAnswer,
+  passkeyRemovedAnswer,
+  passkeysAnswer,
+  signedInAnswer,
+  signedOutAnswer,
+} from './identity.js';
 import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, ratingView, seriesCode, standingView, variantId } from './views.js';
 
 // ---------------------------------------------------------------- requests
@@ -461,6 +476,18 @@ interface RouteSchema {
 export const ROUTE_SCHEMAS = {
   createPlayer: { body: createPlayerBody, response: { 201: createPlayerAnswer } },
   me: { response: { 200: meAnswer } },
+  rename: { body: createPlayerBody, response: { 200: meAnswer } },
+  myDevices: { response: { 200: devicesAnswer } },
+  signOutDevice: { params: deviceIdParams, response: { 200: signedOutAnswer } },
+  createLink: { response: { 201: linkAnswer } },
+  linkOwner: { params: linkCodeParams, response: { 200: linkOwnerAnswer } },
+  claimLink: { params: linkCodeParams, response: { 201: signedInAnswer } },
+  myPasskeys: { response: { 200: passkeysAnswer } },
+  passkeyRegistration: { response: { 200: passkeyOptionsAnswer } },
+  addPasskey: { body: passkeyCeremonyBody, response: { 201: passkeyAnswer } },
+  removePasskey: { params: passkeyIdParams, response: { 200: passkeyRemovedAnswer } },
+  passkeySignInOptions: { response: { 200: passkeyOptionsAnswer } },
+  passkeySignIn: { body: passkeyCeremonyBody, response: { 201: signedInAnswer } },
   myGames: { querystring: historyQuery, response: { 200: historyAnswer } },
   playerStats: { params: playerIdParams, response: { 200: playerStatsAnswer } },
   playerRatings: { params: playerIdParams, response: { 200: ratingHistoryAnswer } },

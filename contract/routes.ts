@@ -7,6 +7,18 @@
 export const ROUTES = {
   createPlayer: { method: 'POST', path: '/api/players' },
   me: { method: 'GET', path: '/api/me' },
+  rename: { method: 'PATCH', path: '/api/me' },
+  myDevices: { method: 'GET', path: '/api/me/devices' },
+  signOutDevice: { method: 'DELETE', path: '/api/me/devices/:id' },
+  createLink: { method: 'POST', path: '/api/me/links' },
+  linkOwner: { method: 'GET', path: '/api/links/:code' },
+  claimLink: { method: 'POST', path: '/api/links/:code' },
+  myPasskeys: { method: 'GET', path: '/api/me/passkeys' },
+  passkeyRegistration: { method: 'POST', path: '/api/me/passkeys/options' },
+  addPasskey: { method: 'POST', path: '/api/me/passkeys' },
+  removePasskey: { method: 'DELETE', path: '/api/me/passkeys/:id' },
+  passkeySignInOptions: { method: 'POST', path: '/api/passkeys/options' },
+  passkeySignIn: { method: 'POST', path: '/api/passkeys/sign-in' },
   myGames: { method: 'GET', path: '/api/me/games' },
   playerStats: { method: 'GET', path: '/api/players/:id/stats' },
   playerRatings: { method: 'GET', path: '/api/players/:id/ratings' },
@@ -36,7 +48,7 @@ export const ROUTES = {
   openapi: { method: 'GET', path: '/api/openapi.json' },
   /** The websocket (contract/socket.ts): a plain GET is refused with `upgrade-required`. */
   socket: { method: 'GET', path: '/ws' },
-} as const satisfies Record<string, { readonly method: 'GET' | 'POST'; readonly path: `/${string}` }>;
+} as const satisfies Record<string, { readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; readonly path: `/${string}` }>;
 
 export type RouteName = keyof typeof ROUTES;
 export type RouteMethod = (typeof ROUTES)[RouteName]['method'];

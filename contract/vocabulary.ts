@@ -64,3 +64,6 @@ export const ACTION_MAX_LENGTH = 16;
 export const LEADERBOARD_PAGE = 50;
 export const HISTORY_PAGE = 20;
 export const PAGE_MAX = 100;
+
+/** The websocket close code sent when the socket's device is signed out: its token is no longer good, so reconnecting is pointless. */
+export const SIGNED_OUT_CLOSE = 4401;

@@ -23,6 +23,7 @@ import eventsPlugin from './plugins/events.js';
 import gamesPlugin from './plugins/games.js';
 import healthPlugin from './plugins/health.js';
 import openapiPlugin from './plugins/openapi.js';
+import passkeysPlugin from './plugins/passkeys.js';
 import playersPlugin from './plugins/players.js';
 import pruningPlugin from './plugins/pruning.js';
 import racesPlugin from './plugins/races.js';
@@ -74,6 +75,10 @@ export interface AppOptions {
   lifecycle?: Partial<LifecycleRules>;
   /** Per-address limits on creating things and on open sockets; false turns them off (benches, load tests). */
   rateLimits?: Partial<RateLimits> | false;
+  /** The site's origin (PUBLIC_ORIGIN): device links point there, passkeys are bound to it; by default each request's own. */
+  publicOrigin?: string;
+  /** The passkeys' relying party id (PASSKEY_RP_ID); by default the origin's host name. */
+  passkeyRpId?: string;
   /** The built client to serve; null serves the API only. */
   clientDir?: string | null;
   /** The daily seeds' secret; by default one made on first start and kept in the database. */
@@ -147,7 +152,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(schedulerPlugin, { ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }), lease: { ...DEFAULT_TIMER_LEASE, ...options.timerLease } });
   await app.register(transportPlugin, { ...(options.presence && { presence: options.presence }) });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
-  await app.register(playersPlugin);
+  await app.register(playersPlugin, { publicOrigin: options.publicOrigin });
+  await app.register(passkeysPlugin, { publicOrigin: options.publicOrigin, rpId: options.passkeyRpId });
   await app.register(gamesPlugin);
   await app.register(racesPlugin, {
     countdownMs: options.countdownMs ?? DEFAULT_COUNTDOWN_MS,

@@ -37,6 +37,8 @@ export interface DomainEventMap {
   'race-rated': { readonly raceId: number };
   /** A player identity was made (a name given a token). */
   'player-created': { readonly player: PlayerView };
+  /** A device's token was ended: its sockets close, wherever they are connected. */
+  'device-signed-out': { readonly playerId: number; readonly deviceId: number };
   /** A day's daily deal closed (00:00 UTC): its seed and its attempts are public now. */
   'daily-closed': { readonly day: string };
 }

@@ -1,12 +1,14 @@
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { PlayerView, ServerMessage } from '../contract/index.js';
+import { SIGNED_OUT_CLOSE, type PlayerView, type ServerMessage } from '../contract/index.js';
 import type { Transport } from './ports.js';
 
 /** A connected socket and what it is subscribed to. `player` is null for an anonymous spectator. */
 export interface Peer {
   readonly socket: WebSocket;
   readonly player: PlayerView | null;
+  /** The signed-in device whose token opened it (null for a spectator). */
+  readonly device: number | null;
   readonly watching: Set<string>;
 }
 
@@ -95,6 +97,13 @@ export class Hub implements Transport {
 
   toRace(code: string, message: ServerMessage): void {
     this.sendAll(this.byRace.get(code), message);
+  }
+
+  /** Closes the sockets here of a device just signed out: its token opened them and is no longer good. */
+  closeDevice(playerId: number, deviceId: number): void {
+    for (const peer of this.byPlayer.get(playerId) ?? []) {
+      if (peer.device === deviceId) peer.socket.close(SIGNED_OUT_CLOSE, 'signed out');
+    }
   }
 
   /** A message already serialised (it came from another instance) to a player's sockets here. */

@@ -115,8 +115,20 @@ if (presenceTtlMs !== undefined && !(Number.isInteger(presenceTtlMs) && presence
   process.exit(2);
 }
 
+// The site's address as players reach it (`https://lucie.example`): device links point there and
+// passkeys are bound to it; unset, the origin each request came to (fine on one host name).
+const publicOrigin = process.env.PUBLIC_ORIGIN || undefined;
+if (publicOrigin !== undefined && !/^https?:\/\/[^/?#]+$/.test(publicOrigin)) {
+  console.error(`PUBLIC_ORIGIN must be an origin such as https://lucie.example (no path), not "${publicOrigin}"`);
+  process.exit(2);
+}
+// Passkeys' relying party id: PUBLIC_ORIGIN's host name unless set (a parent domain of it, to share passkeys across subdomains).
+const passkeyRpId = process.env.PASSKEY_RP_ID || undefined;
+
 const options: AppOptions = {
   dataDir,
+  ...(publicOrigin !== undefined && { publicOrigin }),
+  ...(passkeyRpId !== undefined && { passkeyRpId }),
   ...(redisUrl !== undefined && { redisUrl }),
   ...(redisPrefix !== undefined && { redisPrefix }),
   ...(presenceTtlMs !== undefined && { presence: { ttlMs: presenceTtlMs, heartbeatMs: Math.round(presenceTtlMs / 3) } }),

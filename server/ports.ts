@@ -156,6 +156,8 @@ export interface Transport {
   isConnected(playerId: number): boolean;
   /** `listener` is told when a player's first socket opens or last socket closes. */
   onPresence(listener: (playerId: number, connected: boolean) => void): void;
+  /** Closes a signed-out device's sockets, on every instance. */
+  closeDevice(playerId: number, deviceId: number): void;
 }
 
 /**

@@ -1,14 +1,19 @@
 import { and, asc, eq, lt, ne, notExists } from 'drizzle-orm';
 import type { PlayerStore } from '../stores.js';
-import { theRow, type Sql } from './sql.js';
+import { theRow, wait, type Sql } from './sql.js';
 
 /** Players, on either database. */
-export function playerStore({ db, t: { games, players, raceEntries, races, series }, one, all, run }: Sql): PlayerStore {
+export function playerStore({ db, t: { devices, games, players, raceEntries, races, series }, one, all, run, transaction }: Sql): PlayerStore {
   const view = { id: players.id, name: players.name };
   return {
-    create: (name, tokenHash, createdAt) => theRow(one(db.insert(players).values({ name, tokenHash, createdAt }).returning(view))),
-    byTokenHash: (tokenHash) => one(db.select(view).from(players).where(eq(players.tokenHash, tokenHash))),
+    create: (name, device, createdAt) =>
+      transaction(function* ({ db, one }) {
+        const player = yield* wait(theRow(one(db.insert(players).values({ name, createdAt }).returning(view))));
+        const { id } = yield* wait(theRow(one(db.insert(devices).values({ ...device, playerId: player.id, createdAt, lastSeenAt: createdAt }).returning({ id: devices.id }))));
+        return { player, deviceId: id };
+      }),
     byId: (id) => one(db.select(view).from(players).where(eq(players.id, id))),
+    rename: (playerId, name) => one(db.update(players).set({ name }).where(eq(players.id, playerId)).returning(view)),
     finishedGames: (playerId) =>
       all(
         db

@@ -10,13 +10,65 @@ import { gameRowColumns } from './game-columns.js';
 export const players = sqliteTable('players', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull(),
-  /** SHA-256 of the secret token, hex; the token itself is never stored. */
-  tokenHash: text('token_hash').notNull().unique(),
   createdAt: integer('created_at').notNull(),
 }, (table) => [
   // Pruning looks for old identities (pruning.ts).
   index('players_created').on(table.createdAt),
 ]);
+
+/**
+ * A device an identity is used on, with its own secret token (server/identities.ts). A device
+ * signed out keeps its row (the list says when) but its token no longer names anyone.
+ */
+export const devices = sqliteTable('devices', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  playerId: integer('player_id').notNull().references(() => players.id, { onDelete: 'cascade' }),
+  /** SHA-256 of the secret token, hex; the token itself is never stored. */
+  tokenHash: text('token_hash').notNull().unique(),
+  /** What the device said it was (browser and system from its user agent), for the player's list. */
+  name: text('name').notNull(),
+  createdAt: integer('created_at').notNull(),
+  /** Updated at most every few minutes (identities.ts), not on every request. */
+  lastSeenAt: integer('last_seen_at').notNull(),
+  signedOutAt: integer('signed_out_at'),
+}, (table) => [index('devices_player').on(table.playerId)]);
+
+/** A one-time device link: the SHA-256 of its code, whose identity it hands to another device until it expires. */
+export const deviceLinks = sqliteTable('device_links', {
+  codeHash: text('code_hash').primaryKey(),
+  playerId: integer('player_id').notNull().references(() => players.id, { onDelete: 'cascade' }),
+  expiresAt: integer('expires_at').notNull(),
+  /** Set when claimed: a link works once. */
+  usedAt: integer('used_at'),
+}, (table) => [index('device_links_player').on(table.playerId)]);
+
+/** A passkey (WebAuthn credential) that signs in as its identity. */
+export const passkeys = sqliteTable('passkeys', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  playerId: integer('player_id').notNull().references(() => players.id, { onDelete: 'cascade' }),
+  /** The credential id, base64url, as the authenticator gave it. */
+  credentialId: text('credential_id').notNull().unique(),
+  /** The COSE public key, base64url. */
+  publicKey: text('public_key').notNull(),
+  /** The authenticator's signature counter at the last sign-in. */
+  counter: integer('counter').notNull(),
+  /** Transports the authenticator named (comma-separated), as hints for the next sign-in. */
+  transports: text('transports').notNull(),
+  /** A name for the player's list (the device it was made on). */
+  name: text('name').notNull(),
+  createdAt: integer('created_at').notNull(),
+  lastUsedAt: integer('last_used_at'),
+}, (table) => [index('passkeys_player').on(table.playerId)]);
+
+/** A WebAuthn challenge handed out and not yet answered: used once, refused after `expiresAt`. */
+export const passkeyChallenges = sqliteTable('passkey_challenges', {
+  challenge: text('challenge').primaryKey(),
+  /** `register` (the player adding a passkey) or `sign-in` (anyone). */
+  purpose: text('purpose', { enum: ['register', 'sign-in'] }).notNull(),
+  /** Who is adding a passkey; null for a sign-in. */
+  playerId: integer('player_id').references(() => players.id, { onDelete: 'cascade' }),
+  expiresAt: integer('expires_at').notNull(),
+});
 
 export const races = sqliteTable('races', {
   id: integer('id').primaryKey({ autoIncrement: true }),

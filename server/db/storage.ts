@@ -5,6 +5,7 @@ import { dailyStore } from './daily-store.js';
 import { deadlineStore, gameStore } from './game-store.js';
 import { GroupCommit } from './group-commit.js';
 import { closeDatabase, sqliteSql, storageReady, type Db } from './index.js';
+import { identityStore } from './identity-store.js';
 import { playerStore } from './player-store.js';
 import { raceStore } from './race-store.js';
 import { ratingStore } from './rating-store.js';
@@ -18,6 +19,7 @@ export function stores(sql: Sql, appendMove: (move: MoveWrite) => Pending<void>)
     kind: sql.kind,
     games: gameStore(sql, appendMove),
     players: playerStore(sql),
+    identities: identityStore(sql),
     races: raceStore(sql),
     deadlines: deadlineStore(sql),
     series: seriesStore(sql),

@@ -18,6 +18,8 @@ export interface RateLimits {
   dailyStart: RateLimit;
   createSeries: RateLimit;
   seriesDeal: RateLimit;
+  /** Reading or claiming a device link, and a passkey sign-in's two steps: one count for all, what guessing a code would take. */
+  signIn: RateLimit;
   /** Websockets open at once; the frames of each have their own budget (ws.ts). */
   socketsPerAddress: number;
 }
@@ -29,6 +31,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   dailyStart: { max: 30, windowMs: 60_000 },
   createSeries: { max: 30, windowMs: 60_000 },
   seriesDeal: { max: 60, windowMs: 60_000 },
+  // 100 guesses in a link's 10 minutes against 2^50 codes (device-links.ts).
+  signIn: { max: 10, windowMs: 60_000 },
   socketsPerAddress: 32,
 };
 
@@ -39,6 +43,10 @@ const LIMITED_ROUTES = {
   startDaily: 'dailyStart',
   createSeries: 'createSeries',
   dealSeries: 'seriesDeal',
+  linkOwner: 'signIn',
+  claimLink: 'signIn',
+  passkeySignInOptions: 'signIn',
+  passkeySignIn: 'signIn',
 } as const satisfies { readonly [name in RouteName]?: keyof RateLimits };
 
 const routeKey = (name: RouteName): string => `${ROUTES[name].method} ${ROUTES[name].path}`;
@@ -59,12 +67,14 @@ export default fp<{ limits: RateLimits }>(
           params: { limit: context.max, seconds: Math.ceil(context.ttl / 1000) },
         }),
     });
-    const hooks = new Map<string, onRequestHookHandler>(
-      Object.entries(LIMITED_ROUTES).map(([route, name]) => {
-        const { max, windowMs } = limits[name];
-        return [routeKey(route as RouteName), app.rateLimit({ max, timeWindow: windowMs }) as onRequestHookHandler];
-      }),
-    );
+    // One counter per limit, shared by the routes it covers (a link's code is guessed on two routes).
+    const byLimit = new Map<keyof RateLimits, onRequestHookHandler>();
+    const hookOf = (name: Exclude<keyof RateLimits, 'socketsPerAddress'>): onRequestHookHandler => {
+      const { max, windowMs } = limits[name];
+      if (!byLimit.has(name)) byLimit.set(name, app.rateLimit({ max, timeWindow: windowMs }) as onRequestHookHandler);
+      return byLimit.get(name)!;
+    };
+    const hooks = new Map<string, onRequestHookHandler>(Object.entries(LIMITED_ROUTES).map(([route, name]) => [routeKey(route as RouteName), hookOf(name)]));
     hooks.set(SOCKET_ROUTE, capSockets(limits.socketsPerAddress));
 
     app.addHook('onRoute', (route) => {

@@ -92,6 +92,9 @@ export default fp<{ limits: SocketLimits }>(
       },
     });
 
+    // A signed-out device's token opened its sockets: they close now, on every instance.
+    app.events.on('device-signed-out', ({ playerId, deviceId }) => app.transport.closeDevice(playerId, deviceId));
+
     let beat = 0;
     let connections = 0;
     heartbeat = setInterval(() => {
@@ -119,15 +122,16 @@ export default fp<{ limits: SocketLimits }>(
       preHandler: async (request) => {
         const { token } = request.query;
         if (token === undefined) return;
-        const player = await app.players.byToken(token);
-        if (!player) throw new Refusal('unauthorized', 'the token is not valid: create a player again', { field: 'token' });
-        request.player = player;
+        const signedIn = await app.players.byToken(token);
+        if (!signedIn) throw new Refusal('unauthorized', 'the token is not valid (never given, or its device was signed out): sign in again', { field: 'token' });
+        request.player = signedIn.player;
+        request.device = signedIn.deviceId;
       },
       handler: async () => {
         throw new Refusal('upgrade-required', 'this is the websocket route: open it with a websocket client (Upgrade: websocket)');
       },
       wsHandler: (socket, request) => {
-        const peer: Peer = { socket, player: request.player, watching: new Set() };
+        const peer: Peer = { socket, player: request.player, device: request.device, watching: new Set() };
         const bucket = new TokenBucket(limits.burst, limits.perSecond, app.clock.now());
         const log = request.log.child({ playerId: peer.player?.id ?? null });
         // Handlers first, synchronously: frames sent right after the upgrade must not be lost.

@@ -11,6 +11,9 @@ export type Topic = { readonly kind: 'race'; readonly code: string } | { readonl
 /** What makes a topic's listeners whole again after messages to them were lost: the current state, as messages. */
 export type Refetch = (topic: Topic) => Pending<ServerMessage[]>;
 
+/** The head of a player topic's publication that closes a signed-out device's sockets (not a message to pass on). */
+const SIGNED_OUT = 'signed-out';
+
 /** How often a publication that Redis refused is followed up with a "refetch" marker, until one gets through. */
 const LOST_RETRY_MS = 1000;
 
@@ -75,6 +78,12 @@ export class RedisTransport implements Transport {
     this.publish(`race:${code}`, `- ${JSON.stringify(message)}`);
   }
 
+  /** Here at once, and through the player's topic to the instances holding their other sockets. */
+  closeDevice(playerId: number, deviceId: number): void {
+    this.hub.closeDevice(playerId, deviceId);
+    this.publish(`player:${playerId}`, `${SIGNED_OUT} ${deviceId}`);
+  }
+
   isConnected(playerId: number): boolean {
     return this.presence.isConnected(playerId);
   }
@@ -132,6 +141,10 @@ export class RedisTransport implements Transport {
     if (head === '!' || head === this.presence.instanceId) return;
     const text = payload.slice(space + 1);
     const target = topicOf(topic);
+    if (head === SIGNED_OUT) {
+      if (target?.kind === 'player') this.hub.closeDevice(target.playerId, Number(text));
+      return;
+    }
     if (target?.kind === 'race') this.hub.toRaceText(target.code, text);
     else if (target?.kind === 'player') this.hub.toPlayerText(target.playerId, text);
   }

@@ -40,7 +40,7 @@ async function sqliteStorage(): Promise<Storage> {
   const db = dbs[0];
   return {
     stores: [sqliteStores(dbs[0]).games, sqliteStores(dbs[1]).games],
-    addPlayer: async (name) => db.insert(sqlite.players).values({ name, tokenHash: name, createdAt: 0 }).returning({ id: sqlite.players.id, name: sqlite.players.name }).get(),
+    addPlayer: async (name) => db.insert(sqlite.players).values({ name, createdAt: 0 }).returning({ id: sqlite.players.id, name: sqlite.players.name }).get(),
     addRace: async (creatorId) =>
       db.insert(sqlite.races).values({ code: `R${creatorId}`, variant: 'strict', seats: 2, seed: 'race-seed', state: 'countdown', creatorId, createdAt: 0 }).returning({ id: sqlite.races.id }).get().id,
     raceState: async (id) => db.select({ state: sqlite.races.state, capAt: sqlite.races.capAt }).from(sqlite.races).where(eq(sqlite.races.id, id)).get()!,
@@ -59,7 +59,7 @@ async function pgStorage(): Promise<Storage & { dbs: [PgDb, PgDb] }> {
     dbs,
     stores: [pgStores(dbs[0]).games, pgStores(dbs[1]).games],
     addPlayer: async (name) =>
-      (await db.insert(pgSchema.players).values({ name, tokenHash: name, createdAt: 0 }).returning({ id: pgSchema.players.id, name: pgSchema.players.name }))[0]!,
+      (await db.insert(pgSchema.players).values({ name, createdAt: 0 }).returning({ id: pgSchema.players.id, name: pgSchema.players.name }))[0]!,
     addRace: async (creatorId) =>
       (await db.insert(pgSchema.races).values({ code: `R${creatorId}`, variant: 'strict', seats: 2, seed: 'race-seed', state: 'countdown', creatorId, createdAt: 0 }).returning({ id: pgSchema.races.id }))[0]!.id,
     raceState: async (id) => (await db.select({ state: pgSchema.races.state, capAt: pgSchema.races.capAt }).from(pgSchema.races).where(eq(pgSchema.races.id, id)))[0]!,
@@ -81,7 +81,7 @@ const silent = { error() {}, warn() {}, info() {}, debug() {} } as unknown as Fa
 function instance(store: GameStore) {
   const sent: ServerMessage[] = [];
   const record = (_to: unknown, message: ServerMessage) => void sent.push(message);
-  const transport: Transport = { toPlayer: record, toPlayerNow: record, toRace: record, isConnected: () => true, onPresence: () => {} };
+  const transport: Transport = { toPlayer: record, toPlayerNow: record, toRace: record, isConnected: () => true, onPresence: () => {}, closeDevice: () => {} };
   return { games: new GameService({ store, transport, clock: new ManualClock(), log: silent, events: new DomainEvents(fail), scheduler: unscheduled, othersWrite: false }), acks: () => sent.filter((message) => message.type === 'ack') };
 }
 

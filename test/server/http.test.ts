@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, redactToken } from '../../server/app.js';
-import { players } from '../../server/db/schema.js';
+import { devices, players } from '../../server/db/schema.js';
 import { RACE_CODE_ALPHABET } from '../../contract/index.js';
 import { api, createPlayer, createRace, dbState, setSeed, type TestPlayer } from './helpers.js';
 
@@ -22,7 +22,8 @@ describe('players', () => {
     expect(status).toBe(201);
     expect(body.player).toEqual({ id: 1, name: 'Ana' });
     expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const rows = app.db.select().from(players).all();
+    expect(app.db.select().from(players).all()).toHaveLength(1);
+    const rows = app.db.select().from(devices).all();
     expect(rows).toHaveLength(1);
     expect(rows[0]!.tokenHash).toBe(createHash('sha256').update(body.token).digest('hex'));
     expect(JSON.stringify(dbState(app))).not.toContain(body.token);

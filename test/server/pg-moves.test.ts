@@ -24,7 +24,7 @@ async function newGame(): Promise<number> {
   const db = instances[0];
   const [player] = await db
     .insert(players)
-    .values({ name: 'ada', tokenHash: `h${Math.random()}`, createdAt: 1 })
+    .values({ name: 'ada', createdAt: 1 })
     .returning({ id: players.id });
   const [game] = await db
     .insert(games)

@@ -95,14 +95,14 @@ afterEach(async () => {
 
 function openStore() {
   db = openDatabase(':memory:');
-  const player = db.insert(players).values({ name: 'Ana', tokenHash: 'h', createdAt: 0 }).returning({ id: players.id, name: players.name }).get();
+  const player = db.insert(players).values({ name: 'Ana', createdAt: 0 }).returning({ id: players.id, name: players.name }).get();
   return { db, player };
 }
 
 function serviceOn(store: GameStore, clock = new ManualClock()) {
   const sent: ServerMessage[] = [];
   const record = (_to: unknown, message: ServerMessage) => void sent.push(message);
-  const transport: Transport = { toPlayer: record, toPlayerNow: record, toRace: record, isConnected: () => true, onPresence: () => {} };
+  const transport: Transport = { toPlayer: record, toPlayerNow: record, toRace: record, isConnected: () => true, onPresence: () => {}, closeDevice: () => {} };
   // Alone: this instance runs every deadline, on the test's clock.
   const scheduler = new DeadlineScheduler(clock, { log: silent, failure: () => undefined, retryMs: 1000, notify() {} });
   scheduler.clock.owner = true;
@@ -291,7 +291,7 @@ describe('GameService on SQLite', () => {
       // SQLite's own checkpoint off, so the log keeps every frame written: one commit writes each page it changed once.
       db = openDatabase(dir, { checkpoints: 'auto' });
       db.$client.pragma('wal_autocheckpoint = 0');
-      const player = db.insert(players).values({ name: 'Ana', tokenHash: 'h', createdAt: 0 }).returning({ id: players.id, name: players.name }).get();
+      const player = db.insert(players).values({ name: 'Ana', createdAt: 0 }).returning({ id: players.id, name: players.name }).get();
       const store = sqliteStorage(db).games;
       const { games, acks } = serviceOn(store);
       const seats = games.create(['a', 'b', 'c', 'd'].map((seed) => ({ kind: 'race' as const, playerId: player.id, variant: 'strict' as const, seed: `ports-${seed}`, startedAt: 0 })));

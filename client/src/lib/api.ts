@@ -6,6 +6,7 @@ import {
   type HttpError,
   type RouteAnswer,
   type RouteBody,
+  type RouteMethod,
   type RouteName,
   type RoutePathParams,
   type RouteQuery,
@@ -38,7 +39,7 @@ export function errorText(failure: unknown): string {
   return refusalText(failure.code, failure.message);
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+async function request<T>(method: RouteMethod, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
   if (identity.token) headers.authorization = `Bearer ${identity.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';

@@ -15,11 +15,46 @@ const millis = (name: string) => bigint(name, { mode: 'number' });
 export const players = pgTable('players', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   name: text('name').notNull(),
-  tokenHash: text('token_hash').notNull().unique(),
   createdAt: millis('created_at').notNull(),
 }, (table) => [
   index('players_created').on(table.createdAt),
 ]);
+
+export const devices = pgTable('devices', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  playerId: integer('player_id').notNull().references(() => players.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  name: text('name').notNull(),
+  createdAt: millis('created_at').notNull(),
+  lastSeenAt: millis('last_seen_at').notNull(),
+  signedOutAt: millis('signed_out_at'),
+}, (table) => [index('devices_player').on(table.playerId)]);
+
+export const deviceLinks = pgTable('device_links', {
+  codeHash: text('code_hash').primaryKey(),
+  playerId: integer('player_id').notNull().references(() => players.id, { onDelete: 'cascade' }),
+  expiresAt: millis('expires_at').notNull(),
+  usedAt: millis('used_at'),
+}, (table) => [index('device_links_player').on(table.playerId)]);
+
+export const passkeys = pgTable('passkeys', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  playerId: integer('player_id').notNull().references(() => players.id, { onDelete: 'cascade' }),
+  credentialId: text('credential_id').notNull().unique(),
+  publicKey: text('public_key').notNull(),
+  counter: millis('counter').notNull(),
+  transports: text('transports').notNull(),
+  name: text('name').notNull(),
+  createdAt: millis('created_at').notNull(),
+  lastUsedAt: millis('last_used_at'),
+}, (table) => [index('passkeys_player').on(table.playerId)]);
+
+export const passkeyChallenges = pgTable('passkey_challenges', {
+  challenge: text('challenge').primaryKey(),
+  purpose: text('purpose', { enum: ['register', 'sign-in'] }).notNull(),
+  playerId: integer('player_id').references(() => players.id, { onDelete: 'cascade' }),
+  expiresAt: millis('expires_at').notNull(),
+});
 
 export const races = pgTable('races', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),

@@ -41,7 +41,7 @@ export function storageFor(open: (typeof DATABASES)[number][1]): () => Storage {
 let names = 0;
 /** A new player, named `name` (and a unique token hash). */
 export async function addPlayer(storage: Storage, name: string, createdAt = 0): Promise<PlayerView> {
-  return storage.players.create(name, `hash-${name}-${++names}`, createdAt);
+  return (await storage.players.create(name, { tokenHash: `hash-${name}-${++names}`, name: 'Firefox, Linux' }, createdAt)).player;
 }
 
 let codes = 0;

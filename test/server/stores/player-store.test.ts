@@ -5,24 +5,34 @@ import { addGames, addPlayer, addRace, DATABASES, endGame, gameRow, storageFor }
 describe.each(DATABASES)('PlayerStore on %s', (_name, open) => {
   const storage = storageFor(open);
 
-  it('creates a player and finds them by token hash and by id, and nobody for an unknown one', async () => {
-    const { players } = storage();
-    const ana = await players.create('Ana', 'token-ana', 10_000);
+  it('creates a player with a first device, found by its token hash, and by id; nobody for an unknown one', async () => {
+    const { players, identities } = storage();
+    const { player: ana, deviceId } = await players.create('Ana', { tokenHash: 'token-ana', name: 'Safari, iOS' }, 10_000);
     expect(ana).toEqual({ id: expect.any(Number), name: 'Ana' });
-    expect(await players.byTokenHash('token-ana')).toEqual(ana);
+    expect(await identities.byTokenHash('token-ana')).toEqual({ player: ana, deviceId, lastSeenAt: 10_000 });
+    expect(await identities.devices(ana.id)).toEqual([{ id: deviceId, name: 'Safari, iOS', createdAt: 10_000, lastSeenAt: 10_000 }]);
     expect(await players.byId(ana.id)).toEqual(ana);
-    expect(await players.byTokenHash('token-nobody')).toBeUndefined();
+    expect(await identities.byTokenHash('token-nobody')).toBeUndefined();
     expect(await players.byId(ana.id + 1000)).toBeUndefined();
   });
 
-  it('refuses a second player with the same token hash as a duplicate', async () => {
+  it('refuses a second device with the same token hash as a duplicate, and stores no player for it', async () => {
     const { players, games } = storage();
-    await players.create('Bo', 'token-bo', 10_000);
+    const { player: bo } = await players.create('Bo', { tokenHash: 'token-bo', name: '' }, 10_000);
     const error = await Promise.resolve()
-      .then(() => players.create('Bob', 'token-bo', 11))
+      .then(() => players.create('Bob', { tokenHash: 'token-bo', name: '' }, 11))
       .then(() => undefined, (failure: unknown) => failure);
     expect(games.isDuplicate(error)).toBe(true);
     expect(games.isDuplicate(new Error('other'))).toBe(false);
+    expect(await players.byId(bo.id + 1)).toBeUndefined();
+  });
+
+  it('renames a player, the same id, and nobody unknown', async () => {
+    const s = storage();
+    const di = await addPlayer(s, 'Di', 10_000);
+    expect(await s.players.rename(di.id, 'Diane')).toEqual({ id: di.id, name: 'Diane' });
+    expect(await s.players.byId(di.id)).toEqual({ id: di.id, name: 'Diane' });
+    expect(await s.players.rename(di.id + 1000, 'X')).toBeUndefined();
   });
 
   it("lists a player's ended games, oldest end first, with what statistics read, and not the playing ones", async () => {
