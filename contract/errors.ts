@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   'unknown-player', // no player with that id
   'day-not-open', // the daily deal of a future day
   'unknown-series', // no series with that code
+  'no-ghost', // no stored finished public game of that variant to race against
   // What the state of things forbids.
   'race-started', // joining a race that has started
   'race-full', // joining a race with every seat taken
@@ -56,6 +57,7 @@ export const ERROR_CODES = [
   'illegal-action', // the engine refuses the action (message gives the rule)
   'index-ahead', // an action's index past the game's next one
   'index-conflict', // a different action was already applied at that index
+  'ghost-playing', // starting a ghost race while another of yours is being played (game: that one)
   // The server.
   'server-closing', // shutting down: retry after reconnecting
   'storage-unavailable', // the database could not store it (disk full, locked, failing): nothing changed, retry later
@@ -92,6 +94,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'unknown-player': 404,
   'day-not-open': 404,
   'unknown-series': 404,
+  'no-ghost': 404,
   'race-started': 409,
   'race-full': 409,
   'not-in-lobby': 409,
@@ -107,6 +110,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'illegal-action': 409,
   'index-ahead': 409,
   'index-conflict': 409,
+  'ghost-playing': 409,
   'server-closing': 503,
   'storage-unavailable': 503,
   internal: 500,
@@ -145,6 +149,8 @@ export const ERROR_PARAM_KINDS = {
   series: 'text',
   day: 'text',
   today: 'text',
+  /** A variant's id (shared/variant.ts). */
+  variant: 'text',
   seats: 'number',
   reason: 'closed-reason',
   hidden: 'hidden-reason',
@@ -211,6 +217,7 @@ export const ERROR_PARAMS = {
   'unknown-player': ['player'],
   'day-not-open': ['day', 'today'],
   'unknown-series': ['series'],
+  'no-ghost': ['variant'],
   'race-started': ['race'],
   'race-full': ['race', 'seats'],
   'not-in-lobby': ['race'],
@@ -226,6 +233,7 @@ export const ERROR_PARAMS = {
   'illegal-action': ['action', 'problem'],
   'index-ahead': ['index', 'next'],
   'index-conflict': ['index', 'stored', 'next'],
+  'ghost-playing': ['game'],
   'server-closing': [],
   'storage-unavailable': ['cause'],
   internal: [],

@@ -18,6 +18,8 @@ export interface RateLimits {
   dailyStart: RateLimit;
   createSeries: RateLimit;
   seriesDeal: RateLimit;
+  /** Ghost races started, against a chosen game or any. */
+  ghostStart: RateLimit;
   /** Websockets open at once; the frames of each have their own budget (ws.ts). */
   socketsPerAddress: number;
 }
@@ -29,6 +31,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   dailyStart: { max: 30, windowMs: 60_000 },
   createSeries: { max: 30, windowMs: 60_000 },
   seriesDeal: { max: 60, windowMs: 60_000 },
+  ghostStart: { max: 30, windowMs: 60_000 },
   socketsPerAddress: 32,
 };
 
@@ -39,6 +42,8 @@ const LIMITED_ROUTES = {
   startDaily: 'dailyStart',
   createSeries: 'createSeries',
   dealSeries: 'seriesDeal',
+  raceGhost: 'ghostStart',
+  findGhost: 'ghostStart',
 } as const satisfies { readonly [name in RouteName]?: keyof RateLimits };
 
 const routeKey = (name: RouteName): string => `${ROUTES[name].method} ${ROUTES[name].path}`;
@@ -46,7 +51,7 @@ const SOCKET_ROUTE = routeKey('socket');
 const counted = Symbol('lucie.countedSocket');
 
 /**
- * Rate limits on the routes that create something (identities, races, daily games, series and their deals) and a cap on
+ * Rate limits on the routes that create something (identities, races, daily games, series and their deals, ghost races) and a cap on
  * open websockets per address. Registered before the routes it limits: it hooks them as they
  * are declared, so the route plugins stay unaware of it.
  */
