@@ -43,6 +43,7 @@ export const ERROR_CODES = [
   'unknown-link', // no device link with that code
   'unknown-device', // no signed-in device of yours with that id
   'unknown-passkey', // no passkey of yours with that id
+  'no-ghost', // no stored finished public game of that variant to race against
   // What the state of things forbids.
   'race-started', // joining a race that has started
   'race-full', // joining a race with every seat taken
@@ -62,6 +63,7 @@ export const ERROR_CODES = [
   'illegal-action', // the engine refuses the action (message gives the rule)
   'index-ahead', // an action's index past the game's next one
   'index-conflict', // a different action was already applied at that index
+  'ghost-playing', // starting a ghost race while another of yours is being played (game: that one)
   // The server.
   'server-closing', // shutting down: retry after reconnecting
   'storage-unavailable', // the database could not store it (disk full, locked, failing): nothing changed, retry later
@@ -101,6 +103,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'unknown-link': 404,
   'unknown-device': 404,
   'unknown-passkey': 404,
+  'no-ghost': 404,
   'race-started': 409,
   'race-full': 409,
   'not-in-lobby': 409,
@@ -119,6 +122,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'illegal-action': 409,
   'index-ahead': 409,
   'index-conflict': 409,
+  'ghost-playing': 409,
   'server-closing': 503,
   'storage-unavailable': 503,
   internal: 500,
@@ -159,6 +163,8 @@ export const ERROR_PARAM_KINDS = {
   series: 'text',
   day: 'text',
   today: 'text',
+  /** A variant's id (shared/variant.ts). */
+  variant: 'text',
   seats: 'number',
   reason: 'closed-reason',
   hidden: 'hidden-reason',
@@ -228,6 +234,7 @@ export const ERROR_PARAMS = {
   'unknown-link': [],
   'unknown-device': ['device'],
   'unknown-passkey': ['passkey'],
+  'no-ghost': ['variant'],
   'race-started': ['race'],
   'race-full': ['race', 'seats'],
   'not-in-lobby': ['race'],
@@ -246,6 +253,7 @@ export const ERROR_PARAMS = {
   'illegal-action': ['action', 'problem'],
   'index-ahead': ['index', 'next'],
   'index-conflict': ['index', 'stored', 'next'],
+  'ghost-playing': ['game'],
   'server-closing': [],
   'storage-unavailable': ['cause'],
   internal: [],

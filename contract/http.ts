@@ -36,7 +36,7 @@ import {
   signedInAnswer,
   signedOutAnswer,
 } from './identity.js';
-import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, ratingView, seriesCode, standingView, variantId } from './views.js';
+import { gameId, gameSnapshot, gameState, playerView, progressView, raceCode, raceView, ratingView, seriesCode, standingView, variantId } from './views.js';
 
 // ---------------------------------------------------------------- requests
 
@@ -73,6 +73,8 @@ export type KickBody = z.input<typeof kickBody>;
 export type RematchBody = z.input<typeof rematchBody>;
 /** `POST /api/series`: a new series of deals (strict unless told). */
 export const createSeriesBody = z.strictObject({ variant: variantId.default('strict') });
+/** `POST /api/ghosts`: a ghost race against a stored game of this variant. */
+export const findGhostBody = z.strictObject({ variant: variantId.default('strict') });
 export type CreateSeriesBody = z.input<typeof createSeriesBody>;
 /** A create-race body with its defaults filled in. */
 export type RaceOptions = z.output<typeof createRaceBody>;
@@ -230,8 +232,10 @@ export const gameSummary = z.object({
   }),
   /** Final standing in the race (once the race is finished), or rank on the day's leaderboard (once the attempt is finished). */
   rank: z.number().int().nullable(),
-  /** The seed, once revealed (race finished, day over; a series deal's never is). */
+  /** The seed, once revealed (race finished, day over; a series deal's never is; a ghost race's at once). */
   seed: z.string().nullable(),
+  /** The game a ghost race raced against; null for other kinds. */
+  ghostOf: gameId.nullable(),
   /** Whether the requester may download the record now (GET /api/games/:id/record). */
   recordAvailable: z.boolean(),
 });
@@ -249,6 +253,27 @@ export const dailyAnswer = z.object({ daily: dailyView });
 export const dailyStartAnswer = z.object({ daily: dailyView, game: gameSnapshot });
 export const leaderboardAnswer = z.object({ leaderboard: leaderboardView });
 export const gameSummaryAnswer = z.object({ game: gameSummary });
+/**
+ * A ghost race as its player sees it: the ghost's progress on its own timeline from the start of
+ * the ghost race (computed by the server, counts only: never a card), and when it next changes.
+ */
+export const ghostView = z.object({
+  /** The ghost race's own game. */
+  gameId,
+  /** The finished game raced against. */
+  ghostOf: gameId,
+  variant: variantId,
+  startedAt: z.number(),
+  /** The ghost now, as a racer: its finishedAt is on the ghost race's clock (startedAt + its time). */
+  ghost: progressView,
+  /** The server time of the ghost's next change; null once it has ended. */
+  nextAt: z.number().nullable(),
+  /** The server's clock when this was computed. */
+  now: z.number(),
+});
+/** `POST /api/games/:id/ghost`, `POST /api/ghosts`: the ghost race and its game, played on the websocket by gameId. */
+export const ghostStartAnswer = z.object({ ghost: ghostView, game: gameSnapshot });
+export const ghostAnswer = z.object({ ghost: ghostView });
 export const historyAnswer = z.object({ history: historyView });
 /** `GET /api/games/:id/record`: the game's `lucie-record/1` (docs/record-format.md). */
 export const recordAnswer = z.object({
@@ -396,6 +421,9 @@ export type DailyAnswer = z.infer<typeof dailyAnswer>;
 export type DailyStartAnswer = z.infer<typeof dailyStartAnswer>;
 export type LeaderboardAnswer = z.infer<typeof leaderboardAnswer>;
 export type GameSummaryAnswer = z.infer<typeof gameSummaryAnswer>;
+export type GhostView = z.infer<typeof ghostView>;
+export type GhostStartAnswer = z.infer<typeof ghostStartAnswer>;
+export type GhostAnswer = z.infer<typeof ghostAnswer>;
 export type HistoryAnswer = z.infer<typeof historyAnswer>;
 export type ReplayGame = z.infer<typeof replayGame>;
 export type VariantStats = z.infer<typeof variantStats>;
@@ -512,6 +540,9 @@ export const ROUTE_SCHEMAS = {
   game: { params: gameIdParams, response: { 200: gameSummaryAnswer } },
   record: { params: gameIdParams, response: { 200: recordAnswer } },
   analysis: { params: gameIdParams, response: { 200: analysisAnswer } },
+  raceGhost: { params: gameIdParams, response: { 200: ghostStartAnswer, 201: ghostStartAnswer } },
+  ghost: { params: gameIdParams, response: { 200: ghostAnswer } },
+  findGhost: { body: findGhostBody, response: { 200: ghostStartAnswer, 201: ghostStartAnswer } },
   // 503 is an answer of these two, not an error: the body says what is wrong.
   health: { response: { 200: healthAnswer, 503: healthAnswer } },
   ready: { response: { 200: readyAnswer, 503: readyAnswer } },

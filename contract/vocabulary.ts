@@ -14,8 +14,11 @@ export type EndState = Exclude<GameState, 'playing'>;
 export const PROGRESS_STATUSES = [...GAME_STATES, 'disconnected'] as const;
 export type ProgressStatus = (typeof PROGRESS_STATUSES)[number];
 
-/** Why a game is stored: a race seat, the daily deal or a deal of a series (practice is played in the browser alone). */
-export const GAME_KINDS = ['race', 'daily', 'series'] as const;
+/**
+ * Why a game is stored: a race seat, the daily deal, a deal of a series, or a ghost race (a
+ * finished public game raced again on its own timeline; practice is played in the browser alone).
+ */
+export const GAME_KINDS = ['race', 'daily', 'series', 'ghost'] as const;
 export type GameKind = (typeof GAME_KINDS)[number];
 /** Where a game's analysis stands: queued or solving, stored, or given up on (a failed or too slow solve). */
 export const ANALYSIS_STATES = ['pending', 'done', 'unavailable'] as const;

@@ -21,6 +21,7 @@ import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
 import eventsPlugin from './plugins/events.js';
 import gamesPlugin from './plugins/games.js';
+import ghostsPlugin from './plugins/ghosts.js';
 import healthPlugin from './plugins/health.js';
 import openapiPlugin from './plugins/openapi.js';
 import passkeysPlugin from './plugins/passkeys.js';
@@ -165,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
   await app.register(seriesPlugin);
   await app.register(replaysPlugin);
+  await app.register(ghostsPlugin);
   await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);

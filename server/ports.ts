@@ -44,6 +44,9 @@ export interface StoredGame {
   /** When the game stops by itself (a race's time limit, the end of a daily attempt's day), or null. */
   readonly deadline: number | null;
   readonly finishedAt: number | null;
+  /** A ghost race's: the game it races against, and the attempt whose redeal stream it redeals from (live-game.ts redealSeedOf). */
+  readonly ghostOf: number | null;
+  readonly redealFrom: number | null;
 }
 
 /** What a new game is stored with: its first deal and its counts. */
@@ -58,6 +61,9 @@ export interface NewGameRow {
   readonly seed: string;
   readonly startedAt: number;
   readonly deadline: number | null;
+  /** A ghost race's: the game it races against, and the attempt whose redeal stream it redeals from. */
+  readonly ghostOf: number | null;
+  readonly redealFrom: number | null;
   readonly foundations: number;
   /** makeLayout strings of deal 0. */
   readonly layout: string[];

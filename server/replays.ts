@@ -112,6 +112,9 @@ export class ReplayService {
         return this.daily.isOver(row.game.day!);
       case 'series':
         return false;
+      case 'ghost':
+        // The game it raced was public already: so is its seed.
+        return true;
     }
   }
 
@@ -123,6 +126,8 @@ export class ReplayService {
         return `the moves of the daily deal of ${row.game.day} stay hidden until the day is over (00:00 UTC), so nobody can copy them`;
       case 'series':
         return `the moves of a deal of series ${row.seriesCode} stay with its player: anyone can still play that deal, so nobody may copy them`;
+      case 'ghost':
+        throw new Error('a ghost race is never hidden');
     }
   }
 
@@ -149,6 +154,7 @@ export class ReplayService {
       },
       rank: row.raceRank ?? (await this.daily.rankOf(game)),
       seed: revealed ? game.seed : null,
+      ghostOf: game.ghostOf,
       recordAvailable: viewer?.id === game.playerId || (game.status !== 'playing' && revealed),
     };
   }
@@ -165,5 +171,7 @@ function hiddenBy(row: SummaryRow): HiddenParams {
       return { hidden: 'daily', scope: row.game.day };
     case 'series':
       return { hidden: 'series', scope: row.seriesCode };
+    case 'ghost':
+      throw new Error('a ghost race is never hidden');
   }
 }

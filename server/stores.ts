@@ -386,6 +386,26 @@ export interface RatingStore {
   replace(variant: VariantId, ratings: readonly RatingRow[], changes: readonly RatingChangeRow[]): Pending<void>;
 }
 
+/** A finished game a ghost race may be run against. */
+export interface GhostCandidate {
+  readonly id: number;
+  /** Its result as one number, smaller is better (standings.ts). */
+  readonly rankKey: number;
+}
+
+/** What ghost races read (ghosts.ts). */
+export interface GhostStore {
+  /** When each action of a game was stored, in action order. */
+  actionTimes(gameId: number): Pending<number[]>;
+  /** The ghost race `playerId` is playing, if any. */
+  playing(playerId: number): Pending<{ id: number; ghostOf: number } | undefined>;
+  /**
+   * The newest `limit` ended games of `variant` by others than `playerId` whose seed is public
+   * on `today` (a finished race's seat, a daily attempt of an earlier day), newest first.
+   */
+  candidates(variant: VariantId, playerId: number, today: string, limit: number): Pending<GhostCandidate[]>;
+}
+
 /** Everything the service stores, on one database. */
 export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
@@ -399,6 +419,7 @@ export interface Storage {
   readonly daily: DailyStore;
   readonly analyses: AnalysisStore;
   readonly ratings: RatingStore;
+  readonly ghosts: GhostStore;
   /** The storage's reason when `error` is a failure to store (remembered for readiness), else undefined. */
   failure(error: unknown): string | undefined;
   /** Whether the database answers and takes writes now. */

@@ -18,7 +18,7 @@ export function analysisStore({ db, kind, t: { gameAnalyses, games, races }, one
     byGame: (gameId) => one(db.select().from(gameAnalyses).where(eq(gameAnalyses.gameId, gameId))),
     store: (row) => done(run(db.insert(gameAnalyses).values(row).onConflictDoNothing())),
     missing: (today, limit) => {
-      const seedPublic = or(and(eq(games.kind, 'race'), eq(races.state, 'finished')), and(eq(games.kind, 'daily'), lt(games.day, today)));
+      const seedPublic = or(and(eq(games.kind, 'race'), eq(races.state, 'finished')), and(eq(games.kind, 'daily'), lt(games.day, today)), eq(games.kind, 'ghost'));
       return after(all(unanalysed().leftJoin(races, eq(races.id, games.raceId)).where(and(ended, seedPublic)).orderBy(desc(games.id)).limit(limit)), ids);
     },
     missingOfDay: (day, limit) => after(all(unanalysed().where(and(eq(games.day, day), ended)).orderBy(raw`${games.rankKey} is null`, games.rankKey).limit(limit)), ids),

@@ -4,7 +4,7 @@ import type { StoredGame } from '../ports.js';
 // The columns games are read with, written once for both dialects: their `games`, `game_actions`
 // and `game_deals` tables name every column alike, and the SQL below is the same in both.
 
-const STORED_GAME_COLUMNS = ['id', 'kind', 'playerId', 'raceId', 'variant', 'seed', 'status', 'startedAt', 'deadline', 'finishedAt'] as const satisfies readonly (keyof StoredGame)[];
+const STORED_GAME_COLUMNS = ['id', 'kind', 'playerId', 'raceId', 'variant', 'seed', 'status', 'startedAt', 'deadline', 'finishedAt', 'ghostOf', 'redealFrom'] as const satisfies readonly (keyof StoredGame)[];
 
 /** The columns a StoredGame is read from, in either dialect's `games` table. */
 export function storedGameColumns<Games extends Record<(typeof STORED_GAME_COLUMNS)[number], unknown>>(games: Games): Pick<Games, (typeof STORED_GAME_COLUMNS)[number]> {

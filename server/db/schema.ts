@@ -1,7 +1,7 @@
 // The database schema (SQLite through drizzle). Migrations are generated from this file by
 // `npm run db:generate` into migrations/ and applied at startup. Times are epoch milliseconds.
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { VARIANT_IDS } from '../../shared/index.js';
 import type { GameAnalysis } from '../../contract/http.js';
 import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../contract/vocabulary.js';
@@ -161,6 +161,13 @@ export const games = sqliteTable('games', {
   finishedAt: integer('finished_at'),
   /** Set when the game ends: its result as one number, smaller is better (standings.ts `rankKey` of cards home and elapsed time). */
   rankKey: integer('rank_key'),
+  /** A ghost race's: the finished game it races against (server/ghosts.ts); null for other kinds. */
+  ghostOf: integer('ghost_of').references((): AnySQLiteColumn => games.id),
+  /**
+   * A ghost race's redeal stream: the attempt (a daily or series game id) whose stream the raced
+   * game redealt from, so the same cards deal the same layouts; null: the seed's own (a race's).
+   */
+  redealFrom: integer('redeal_from'),
 }, (table) => [
   uniqueIndex('games_race_player').on(table.raceId, table.playerId),
   // One daily game per player and day (day is null, hence never equal, for other kinds).

@@ -3,6 +3,7 @@ import type { Storage } from '../stores.js';
 import { analysisStore } from './analysis-store.js';
 import { dailyStore } from './daily-store.js';
 import { deadlineStore, gameStore } from './game-store.js';
+import { ghostStore } from './ghost-store.js';
 import { GroupCommit } from './group-commit.js';
 import { closeDatabase, sqliteSql, storageReady, type Db } from './index.js';
 import { identityStore } from './identity-store.js';
@@ -27,6 +28,7 @@ export function stores(sql: Sql, appendMove: (move: MoveWrite) => Pending<void>)
     daily: dailyStore(sql),
     analyses: analysisStore(sql),
     ratings: ratingStore(sql),
+    ghosts: ghostStore(sql),
     failure: (error) => sql.failure(error),
   };
 }

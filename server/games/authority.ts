@@ -12,7 +12,7 @@ import { rankKey } from '../standings.js';
 import { ackOf, redealSeedOf, type ActionRequest, type LiveGame } from './live-game.js';
 
 /** What the authority reads of a game. */
-export type AuthorityGame = Pick<LiveGame, 'id' | 'kind' | 'seed' | 'startedAt' | 'deals' | 'actions' | 'position' | 'state'>;
+export type AuthorityGame = Pick<LiveGame, 'id' | 'kind' | 'seed' | 'redealFrom' | 'startedAt' | 'deals' | 'actions' | 'position' | 'state'>;
 
 /** Deals the layout of redeal number `redeal` (1 for the first) from the cards gathered off the tableau. */
 export type Dealer = (game: AuthorityGame, redeal: number, gathered: Card[]) => Layout;

@@ -8,7 +8,7 @@ import type { AckBody, GameKind, GameSnapshot, GameState, GameStatus } from '../
 import type { StoredGame } from '../ports.js';
 
 /** A game in memory: its stored identity, plus what its move log rebuilds. */
-export interface LiveGame extends Pick<StoredGame, 'id' | 'kind' | 'playerId' | 'raceId' | 'variant' | 'seed' | 'startedAt' | 'deadline'> {
+export interface LiveGame extends Pick<StoredGame, 'id' | 'kind' | 'playerId' | 'raceId' | 'variant' | 'seed' | 'startedAt' | 'deadline' | 'ghostOf' | 'redealFrom'> {
   /** Layouts dealt so far, as makeLayout strings: deals[k] after the k-th redeal. */
   readonly deals: string[][];
   /** The move log, canonical record notation. */
@@ -24,6 +24,8 @@ export interface NewGame {
   readonly raceId?: number;
   readonly day?: string;
   readonly series?: { readonly id: number; readonly deal: number };
+  /** A ghost race: the game raced against and the attempt whose redeal stream it redeals from (null: the seed's). */
+  readonly ghost?: { readonly of: number; readonly redealFrom: number | null };
   readonly variant: VariantId;
   readonly seed: string;
   readonly startedAt: number;
@@ -69,10 +71,33 @@ export function ackOf(game: Pick<LiveGame, 'id' | 'actions' | 'deals'>, index: n
  * stream (the deal's seed and its game id): another identity copying its moves gets other
  * layouts, so nobody can preview, or choose among, the redeals of the day or of a friend's deal.
  * Race seats share the race seed on purpose: fair redeals, the same cards give every racer the
- * same layout.
+ * same layout. A ghost race redeals from the stream of the game it races (`redealFrom`, set when
+ * it is dealt), so it is as fair as a race.
  */
-export const redealSeedOf = (game: Pick<LiveGame, 'kind' | 'id' | 'seed'>): string =>
-  game.kind === 'race' ? game.seed : attemptSeed(game.seed, game.id);
+export function redealSeedOf(game: Pick<LiveGame, 'kind' | 'id' | 'seed' | 'redealFrom'>): string {
+  switch (game.kind) {
+    case 'race':
+      return game.seed;
+    case 'ghost':
+      return game.redealFrom === null ? game.seed : attemptSeed(game.seed, game.redealFrom);
+    case 'daily':
+    case 'series':
+      return attemptSeed(game.seed, game.id);
+  }
+}
+
+/** The attempt whose redeal stream a ghost race of `game` redeals from (null: the seed's own stream). */
+export function redealStreamOf(game: Pick<LiveGame, 'kind' | 'id' | 'redealFrom'>): number | null {
+  switch (game.kind) {
+    case 'race':
+      return null;
+    case 'ghost':
+      return game.redealFrom;
+    case 'daily':
+    case 'series':
+      return game.id;
+  }
+}
 
 /** A stored layout (deals[k] of a game), read back; the server wrote it, so a failure is a fault. */
 export function storedLayout(deal: readonly string[], k: number): Layout {

@@ -88,6 +88,8 @@ export class GameMemory {
       seed: row.seed,
       startedAt: row.startedAt,
       deadline: row.deadline,
+      ghostOf: row.ghostOf,
+      redealFrom: row.redealFrom,
       deals,
       actions,
       position: replayed(row.variant, deals, actions),

@@ -20,6 +20,8 @@ export interface RateLimits {
   seriesDeal: RateLimit;
   /** Reading or claiming a device link, and a passkey sign-in's two steps: one count for all, what guessing a code would take. */
   signIn: RateLimit;
+  /** Ghost races started, against a chosen game or any. */
+  ghostStart: RateLimit;
   /** Websockets open at once; the frames of each have their own budget (ws.ts). */
   socketsPerAddress: number;
 }
@@ -33,6 +35,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   seriesDeal: { max: 60, windowMs: 60_000 },
   // 100 guesses in a link's 10 minutes against 2^50 codes (device-links.ts).
   signIn: { max: 10, windowMs: 60_000 },
+  ghostStart: { max: 30, windowMs: 60_000 },
   socketsPerAddress: 32,
 };
 
@@ -47,6 +50,8 @@ const LIMITED_ROUTES = {
   claimLink: 'signIn',
   passkeySignInOptions: 'signIn',
   passkeySignIn: 'signIn',
+  raceGhost: 'ghostStart',
+  findGhost: 'ghostStart',
 } as const satisfies { readonly [name in RouteName]?: keyof RateLimits };
 
 const routeKey = (name: RouteName): string => `${ROUTES[name].method} ${ROUTES[name].path}`;
@@ -54,7 +59,7 @@ const SOCKET_ROUTE = routeKey('socket');
 const counted = Symbol('lucie.countedSocket');
 
 /**
- * Rate limits on the routes that create something (identities, races, daily games, series and their deals) and a cap on
+ * Rate limits on the routes that create something (identities, races, daily games, series and their deals, ghost races) and a cap on
  * open websockets per address. Registered before the routes it limits: it hooks them as they
  * are declared, so the route plugins stay unaware of it.
  */

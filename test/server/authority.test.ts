@@ -17,7 +17,7 @@ const NOW = 61_000;
 
 function gameOf(actions: string[] = [], state: AuthorityGame['state'] = 'playing', seed = SEED): AuthorityGame {
   const deals = [makeLayout(dealLayout(seed, 'strict'))];
-  return { id: 7, kind: 'race', seed, startedAt: STARTED_AT, deals, actions, position: replayed('strict', deals, actions), state };
+  return { id: 7, kind: 'race', seed, redealFrom: null, startedAt: STARTED_AT, deals, actions, position: replayed('strict', deals, actions), state };
 }
 
 const noDealer: Dealer = () => {

@@ -4,7 +4,7 @@
 // into migrations/pg/. Times are epoch milliseconds in bigint columns read as JavaScript numbers
 // (exact below 2^53), and so are rank keys (standings.ts).
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { VARIANT_IDS } from '../../../shared/index.js';
 import type { GameAnalysis } from '../../../contract/http.js';
 import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../../contract/vocabulary.js';
@@ -121,6 +121,13 @@ export const games = pgTable('games', {
   deadline: millis('deadline'),
   finishedAt: millis('finished_at'),
   rankKey: millis('rank_key'),
+  /** A ghost race's: the finished game it races against (server/ghosts.ts); null for other kinds. */
+  ghostOf: integer('ghost_of').references((): AnyPgColumn => games.id),
+  /**
+   * A ghost race's redeal stream: the attempt (a daily or series game id) whose stream the raced
+   * game redealt from, so the same cards deal the same layouts; null: the seed's own (a race's).
+   */
+  redealFrom: integer('redeal_from'),
 }, (table) => [
   uniqueIndex('games_race_player').on(table.raceId, table.playerId),
   // One daily game per player and day (nulls are distinct, as in SQLite: other kinds never collide).

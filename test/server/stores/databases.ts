@@ -54,7 +54,7 @@ export async function addRace(storage: Storage, creatorId: number, race: Partial
 
 /** A stored game's row: a race game unless said otherwise. */
 export function gameRow(playerId: number, row: Partial<NewGameRow> = {}): NewGameRow {
-  return { kind: 'race', playerId, raceId: null, day: null, seriesId: null, seriesDeal: null, variant: 'strict', seed: 'game-seed', startedAt: 100, deadline: null, foundations: 4, layout: ['AS 2S', 'KH'], ...row };
+  return { kind: 'race', playerId, raceId: null, day: null, seriesId: null, seriesDeal: null, variant: 'strict', seed: 'game-seed', startedAt: 100, deadline: null, ghostOf: null, redealFrom: null, foundations: 4, layout: ['AS 2S', 'KH'], ...row };
 }
 
 /** Stores `rows` as new games; their ids. */
