@@ -287,12 +287,12 @@ export async function benchCapacity(): Promise<void> {
 /** `players` new players seated in races of SEATS (as few races as that allows, filled evenly), lobbies ready to start. */
 async function createRaces(app: Awaited<ReturnType<typeof buildApp>>, players: number): Promise<(CapacityRace & { creator: PlayerView })[]> {
   const created: { player: PlayerView; token: string }[] = [];
-  for (let i = 0; i < players; i++) created.push(await app.players.create(`cap ${i}`));
+  for (let i = 0; i < players; i++) created.push(await app.players.create(`cap ${i}`, 'capacity bench'));
   const raceCount = Math.ceil(players / SEATS);
   const races: (CapacityRace & { creator: PlayerView })[] = [];
   for (let r = 0; r < raceCount; r++) {
     const members = created.filter((_, i) => i % raceCount === r);
-    const race = await app.races.create(members[0]!.player, { variant: VARIANT, seats: members.length, timeLimitSeconds: null });
+    const race = await app.races.create(members[0]!.player, { variant: VARIANT, seats: members.length, timeLimitSeconds: null, rated: false });
     for (const member of members.slice(1)) await app.races.join(member.player, race.code);
     races.push({ code: race.code, creator: members[0]!.player, racers: members.map(({ player, token }) => ({ id: player.id, token })), spectators: SPECTATORS_PER_RACE });
   }
