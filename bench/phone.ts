@@ -7,6 +7,8 @@
 // not a pass/fail: the targets are 1.2 s cold and 0.5 s repeat. Rounds: PHONE_ROUNDS (default 5).
 // "Playable" is the moment the page first has all 52 cards of the deal on its board, read as
 // performance.now() (milliseconds since the navigation started) on each animation frame.
+// A/B: PHONE_BASELINE=DIR (another build of the client, e.g. the previous commit's) is served by a
+// second server and measured in the same rounds, interleaved, and the ratios printed against it.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -75,22 +77,33 @@ export async function benchPhone(): Promise<void> {
   const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), 'client'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (built.status !== 0) throw new Error('phone: the client build failed');
   const server = await startServer({ CLIENT_DIR: join(ROOT, 'dist', 'client') });
+  const baselineDir = process.env.PHONE_BASELINE;
+  const baseline = baselineDir ? await startServer({ CLIENT_DIR: baselineDir }) : undefined;
   try {
     const withWorker: { cold: Visit; repeat: Visit }[] = [];
     const withoutWorker: { cold: Visit; repeat: Visit }[] = [];
+    const baselineRounds: { cold: Visit; repeat: Visit }[] = [];
     for (let i = 0; i < rounds; i++) {
       withWorker.push(await round(server.base, true));
+      if (baseline) baselineRounds.push(await round(baseline.base, true));
       withoutWorker.push(await round(server.base, false));
     }
+    const median = (visits: Visit[]): number => percentile(visits.map((v) => v.playable), 0.5);
     console.log(`phone: practice board on ${PROFILE.cpu}x CPU, ${PROFILE.latency} ms, ${(PROFILE.down * 8) / 1e6} Mbit/s; median of ${rounds} rounds (targets: cold 1200 ms, repeat 500 ms)`);
     console.log(line('cold first visit', withWorker.map((r) => r.cold)));
     console.log(line('repeat visit, service worker', withWorker.map((r) => r.repeat)));
     console.log(line('repeat visit, HTTP cache only', withoutWorker.map((r) => r.repeat)));
-    const ratio = percentile(withWorker.map((r) => r.repeat.playable), 0.5) / percentile(withoutWorker.map((r) => r.repeat.playable), 0.5);
-    console.log(
-      `phone: cold ${format(percentile(withWorker.map((r) => r.cold.playable), 0.5), 0)} ms, repeat ${format(percentile(withWorker.map((r) => r.repeat.playable), 0.5), 0)} ms (${format(ratio)}x the HTTP cache alone)`,
-    );
+    if (baseline) {
+      console.log(line('baseline: cold first visit', baselineRounds.map((r) => r.cold)));
+      console.log(line('baseline: repeat, service worker', baselineRounds.map((r) => r.repeat)));
+      console.log(
+        `phone: against the baseline (${baselineDir}), cold ${format(median(withWorker.map((r) => r.cold)) / median(baselineRounds.map((r) => r.cold)))}x, repeat ${format(median(withWorker.map((r) => r.repeat)) / median(baselineRounds.map((r) => r.repeat)))}x`,
+      );
+    }
+    const ratio = median(withWorker.map((r) => r.repeat)) / median(withoutWorker.map((r) => r.repeat));
+    console.log(`phone: cold ${format(median(withWorker.map((r) => r.cold)), 0)} ms, repeat ${format(median(withWorker.map((r) => r.repeat)), 0)} ms (${format(ratio)}x the HTTP cache alone)`);
   } finally {
+    await baseline?.stop();
     await server.stop();
   }
 }

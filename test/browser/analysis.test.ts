@@ -80,7 +80,17 @@ describe('the analysis of a finished game', () => {
     expect(await page.getByTestId('analysis-first-deal').locator('dd').textContent()).toBe(String(analysis.firstDeal.max));
     const drops = analysis.points.filter((point, i) => i > 0 && point.deal === analysis.points[i - 1]!.deal && point.dealMax < analysis.points[i - 1]!.dealMax);
     expect(drops.length).toBeGreaterThan(0);
-    expect(await page.locator('circle.loss').count()).toBe(drops.length);
+    expect(await page.locator('.chart .loss').count()).toBe(drops.length);
+    // Values on both axes, and the same said to a screen reader through the chart's description.
+    const moves = analysis.points.length - 1;
+    expect(await page.locator('.ticks.y li').allTextContents()).toEqual(['0', '13', '26', '39', '52']);
+    const steps = (await page.locator('.ticks.x li').allTextContents()).map(Number);
+    expect(steps[0]).toBe(0);
+    expect(steps.length).toBeGreaterThanOrEqual(2);
+    expect(steps.length).toBeLessThanOrEqual(6);
+    expect(steps.at(-1)).toBeLessThanOrEqual(moves);
+    expect(await page.getByRole('img', { name: 'Cards home and the most still reachable after each move' }).getAttribute('aria-describedby')).toBe('analysis-axes');
+    expect(await page.locator('#analysis-axes').textContent()).toContain(`the moves from 0 to ${moves}`);
     await screenshot(page, 'analysis-chart', true);
     expect(await axeViolations(page)).toEqual([]);
 
