@@ -10,9 +10,12 @@ export function changeText(before: number, after: number): string {
   return t('rating.delta', { sign: diff > 0 ? 'up' : diff < 0 ? 'down' : 'none', diff: String(Math.abs(diff)) });
 }
 
+/** The least span the axis shows: a flat history is drawn on steps of 10, not of fractions. */
+const MIN_SPAN = 40;
+
 /** A round step near (max − min) / wanted: 1, 2 or 5 times a power of ten. */
 function niceStep(span: number, wanted: number): number {
-  const raw = Math.max(span, 1) / wanted;
+  const raw = Math.max(span, MIN_SPAN) / wanted;
   const power = 10 ** Math.floor(Math.log10(raw));
   return [1, 2, 5, 10].map((factor) => factor * power).find((step) => step >= raw)!;
 }
