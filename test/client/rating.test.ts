@@ -1,10 +1,8 @@
 // How the client writes ratings: the number with "?" while provisional, a change with its sign,
 // and the rating chart's value axis on round steps.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { setLocale } from '../../client/src/lib/i18n.svelte.js';
-import { changeText, chartScale, ratingText } from '../../client/src/lib/rating.js';
-
-beforeAll(() => setLocale('en', ['en-GB']));
+import { describe, expect, it } from 'vitest';
+import { chartScale } from '../../client/src/lib/chart-scale.js';
+import { changeText, ratingText } from '../../client/src/lib/rating.js';
 
 describe('ratings as written', () => {
   it('marks a provisional rating with "?" and writes a change as +14, −9 (a true minus) or ±0, digits ungrouped', () => {
