@@ -65,20 +65,20 @@ describe("a player's rating chart", () => {
         const ticks = await chart.locator('text.axis').allTextContents();
         expect(ticks.filter((tick) => /^1[0-9]{3}$/.test(tick)).length).toBeGreaterThanOrEqual(2);
         expect(ticks).toEqual(expect.arrayContaining(['0', '4']));
-        expect(await chart.locator('desc').textContent()).toMatch(/^Rating over 4 rated races: from 1500 to 1[0-9]{3}\??, between 1[0-9]{3} and 1[0-9]{3}\.$/);
+        expect(await chart.locator('desc').textContent()).toMatch(/^4 races: from 1500 to 1[0-9]{3}\??, between 1[0-9]{3} and 1[0-9]{3}\.$/);
         // Five dots: before the first race, then after each.
         expect(await chart.locator('circle.dot').count()).toBe(5);
 
         // The same points as a table: four races, each with its rating and change.
-        await chart.getByText('The rating after each race, as a table').click();
+        await chart.getByText('As a table').click();
         const rows = await chart.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!.trim())));
         expect(rows).toHaveLength(4);
         for (const row of rows) {
-          expect(row[2]).toMatch(/^1[0-9]{3}\??$/);
-          expect(row[3]).toMatch(/^(\+[0-9]+|−[0-9]+|±0)$/);
+          expect(row[1]).toMatch(/^1[0-9]{3}\??$/);
+          expect(row[2]).toMatch(/^(\+[0-9]+|−[0-9]+|±0)$/);
         }
         // The record's table shows the current rating, as the last point has it.
-        expect(await page.locator('[data-field="rating"]').textContent()).toBe(rows[3]![2]);
+        expect(await page.locator('[data-field="rating"]').textContent()).toBe(rows[3]![1]);
 
         // Nothing wider than the window.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);

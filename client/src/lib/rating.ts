@@ -1,30 +1,12 @@
-/** How ratings are written: the number with "?" while provisional, a change as "+14" or "−9", and the chart's scale. */
-import { t } from './i18n.svelte.js';
+/**
+ * How ratings are written: the number with "?" while provisional, a change as "+14" or "−9" (a
+ * true minus sign). Digits and signs only, the same in every language: no catalogue words, and
+ * no digit grouping (a rating reads as a name more than as a quantity).
+ */
 
-/** `1514?` while provisional, `1514` once settled (digits as they are: a rating is a name more than a quantity). */
-export const ratingText = (rating: number, provisional: boolean): string => t('rating.value', { rating: String(rating), provisional: provisional ? 'yes' : 'no' });
+export const ratingText = (rating: number, provisional: boolean): string => `${rating}${provisional ? '?' : ''}`;
 
-/** What a race did to a rating: `+14`, `−9` (a true minus sign), `±0`. */
 export function changeText(before: number, after: number): string {
   const diff = after - before;
-  return t('rating.delta', { sign: diff > 0 ? 'up' : diff < 0 ? 'down' : 'none', diff: String(Math.abs(diff)) });
-}
-
-/** A round step near (max − min) / wanted: 1, 2 or 5 times a power of ten. */
-function niceStep(span: number, wanted: number): number {
-  const raw = Math.max(span, 1) / wanted;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((factor) => factor * power).find((step) => step >= raw)!;
-}
-
-/** The value axis of a chart of `values`: bounds on round steps around them (never a zero span), and its ticks. */
-export function chartScale(values: readonly number[], wanted: number): { min: number; max: number; ticks: number[] } {
-  const low = Math.min(...values, values.length === 0 ? 1500 : Infinity);
-  const high = Math.max(...values, values.length === 0 ? 1500 : -Infinity);
-  const step = niceStep(high - low, wanted);
-  const min = Math.floor(low / step) * step;
-  const max = Math.max(Math.ceil(high / step) * step, min + step);
-  const ticks: number[] = [];
-  for (let tick = min; tick <= max; tick += step) ticks.push(tick);
-  return { min, max, ticks };
+  return diff > 0 ? `+${diff}` : diff < 0 ? `−${-diff}` : '±0';
 }
