@@ -6,7 +6,7 @@ import { isStructurallySame, parse, TYPE } from '@formatjs/icu-messageformat-par
 import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../contract/index.js';
 import { PROBLEM_CODES, PROBLEM_PARAM_KINDS, PROBLEM_PARAMS, type Problem, type ProblemParamKind } from '../../shared/index.js';
-import { LOCALES, setLocale, t } from '../../client/src/lib/i18n.svelte.js';
+import { around, LOCALES, setLocale, t, type MessageKey } from '../../client/src/lib/i18n.svelte.js';
 import { problemWords } from '../../client/src/lib/moves.js';
 import { refusalText } from '../../client/src/lib/refusals.js';
 import { compileCatalogue, MESSAGES_DIR, readCatalogue } from '../../vite-messages.js';
@@ -94,6 +94,21 @@ describe('the message catalogues', () => {
         written.add(text);
       }
       expect(written.size, locale).toBe(PROBLEM_CODES.length);
+    }
+  });
+
+  it('writes the arguments a page draws itself (around()) in the order the page draws them, in every locale', async () => {
+    const uses = [...sources(CLIENT).join('\n').matchAll(/around\('([a-z.-]+)', \[([^\]]*)\]/g)].map((match) => ({ key: match[1]!, slots: [...match[2]!.matchAll(/'(\w+)'/g)].map((slot) => slot[1]!) }));
+    expect(uses.length).toBeGreaterThan(3);
+    for (const locale of LOCALES) {
+      await setLocale(locale, []);
+      for (const { key, slots } of uses) {
+        const pieces = around(key as MessageKey, slots);
+        expect(pieces, `${locale} ${key}`).toHaveLength(slots.length + 1);
+        // Each slot found once, in order: the marks split the message into exactly that many pieces.
+        const marked = t(key as MessageKey, Object.fromEntries(slots.map((slot, i) => [slot, `@${i}@`])));
+        expect([...marked.matchAll(/@(\d)@/g)].map((match) => Number(match[1])), `${locale} ${key}`).toEqual(slots.map((_, i) => i));
+      }
     }
   });
 

@@ -1,25 +1,25 @@
 // The solver in a Web Worker (practice's hint and "solve from here"), loaded only when first
 // asked: the search never blocks the page and its code stays out of the entry chunk.
 import { seedDealer, solveDeal, solvePar } from '../../../solver/index.js';
-import { applyAction, dealLayout, makeAction, parseAction, Position, problemText, redealLayout } from './engine.js';
+import { applyAction, dealLayout, makeAction, parseAction, Position, redealLayout, type Problem } from './engine.js';
 import type { SolverReply, SolverRequest } from './solver.js';
 
 /** Each ask may search this much: a hint must come quickly, or say it could not. */
 const LIMITS = { nodes: 2_000_000, ms: 4000, clock: () => performance.now() };
 
 /** The practice position: the seed's deal and its redeals, replayed action by action. */
-function positionOf({ variant, seed, actions }: SolverRequest): Position | string {
+function positionOf({ variant, seed, actions }: SolverRequest): Position | Problem {
   const start = Position.start(variant, dealLayout(seed, variant));
-  if (!start.ok) return problemText(start.error);
+  if (!start.ok) return start.error;
   let position = start.value;
   for (const text of actions) {
     const action = parseAction(text);
-    if (!action.ok) return problemText(action.error);
+    if (!action.ok) return action.error;
     const next =
       action.value.type === 'redeal'
         ? applyAction(position, action.value, redealLayout(seed, position.redealsUsed + 1, position.gatheredCards()))
         : applyAction(position, action.value);
-    if (!next.ok) return problemText(next.error);
+    if (!next.ok) return next.error;
     position = next.value;
   }
   return position;
@@ -27,7 +27,7 @@ function positionOf({ variant, seed, actions }: SolverRequest): Position | strin
 
 function answer(request: SolverRequest): SolverReply {
   const position = positionOf(request);
-  if (typeof position === 'string') return { id: request.id, actions: [], exact: false, problem: position };
+  if (!(position instanceof Position)) return { id: request.id, actions: [], exact: false, problem: position };
   if (request.kind === 'solve') {
     const deal = solveDeal(position, LIMITS);
     return { id: request.id, actions: deal.line.map(makeAction), exact: deal.exact, count: deal.max };

@@ -1,4 +1,4 @@
-import type { VariantId } from './engine.js';
+import type { Problem, VariantId } from './engine.js';
 
 /** A question to the solver worker about a practice game: the seed, and every action so far. */
 export interface SolverRequest {
@@ -18,8 +18,10 @@ export interface SolverReply {
   exact: boolean;
   /** Par's final count, or the deal's maximum; null when unknown. */
   count?: number | null;
-  /** Why the position could not be rebuilt. */
-  problem?: string;
+  /** Why the position could not be rebuilt (the page words it in the player's language). */
+  problem?: Problem;
+  /** The worker itself failed: the browser's own message, empty when it gave none. */
+  failed?: string;
 }
 
 let worker: Worker | undefined;
@@ -36,7 +38,7 @@ export function askSolver(question: Omit<SolverRequest, 'id'>): Promise<SolverRe
     };
     // A worker that fails answers every question still open, and the next question starts a fresh one.
     worker.onerror = (event) => {
-      for (const [id, resolve] of waiting) resolve({ id, actions: [], exact: false, problem: event.message || 'the solver failed' });
+      for (const [id, resolve] of waiting) resolve({ id, actions: [], exact: false, failed: event.message ?? '' });
       waiting.clear();
       worker?.terminate();
       worker = undefined;
