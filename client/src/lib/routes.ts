@@ -69,6 +69,8 @@ export const ROUTES = {
   daily: route({ path: '/daily/:day?', title: ({ day }) => `Daily ${day ?? 'seed'}`, section: 'daily', board: 'play' }),
   practice: route({ path: '/practice', title: () => 'Practice', section: 'practice', board: 'play' }),
   history: route({ path: '/history', title: () => 'History', section: 'history' }),
+  /** A ghost race: its own game's id. */
+  ghost: route({ path: '/ghost/:id', title: ({ id }) => `Ghost race ${id}`, section: 'race', board: 'play' }),
   game: route({ path: '/game/:id', title: ({ id }) => `Game ${id}`, section: 'history', board: 'view' }),
   player: route({ path: '/player/:id', title: () => 'Player record', section: 'history' }),
   rules: route({ path: '/rules', title: () => 'Rules' }),
