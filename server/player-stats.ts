@@ -3,7 +3,7 @@
  * variant how many games, wins, the win rate, the average cards home, the fastest win, and the
  * current and best run of wins in a row (in the order the games ended).
  */
-import type { PlayerStats, VariantStats } from '../contract/index.js';
+import { addDays, type PlayerStats, type VariantStats } from '../contract/index.js';
 import type { VariantId } from '../shared/index.js';
 import { Refusal } from './errors.js';
 import type { Pending } from './ports.js';
@@ -42,15 +42,35 @@ export function variantStats(finished: readonly FinishedGame[]): VariantStats[] 
   });
 }
 
+/**
+ * The daily streak from the days of a player's ended attempts: the longest run of consecutive
+ * days, and the run that reaches `today` or the day before (today's attempt may be still to come).
+ */
+export function dailyStreak(days: readonly string[], today: string): { current: number; best: number } {
+  const sorted = [...new Set(days)].sort();
+  let run = 0;
+  let best = 0;
+  let previous: string | null = null;
+  for (const day of sorted) {
+    run = previous !== null && addDays(previous, 1) === day ? run + 1 : 1;
+    best = Math.max(best, run);
+    previous = day;
+  }
+  const current = previous !== null && (previous === today || previous === addDays(today, -1)) ? run : 0;
+  return { current, best };
+}
+
 /** `seriesOf` gives the series the player took part in (none where series are not served). */
-export async function playerStats(store: PlayerStore, playerId: number, seriesOf: (playerId: number) => Pending<PlayerStats['series']>): Promise<PlayerStats> {
+export async function playerStats(store: PlayerStore, playerId: number, seriesOf: (playerId: number) => Pending<PlayerStats['series']>, today: string): Promise<PlayerStats> {
   const player = await store.byId(playerId);
   if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id', params: { player: playerId } });
-  const finished = (await store.finishedGames(playerId)).map((row) => ({
+  const rows = await store.finishedGames(playerId);
+  const finished = rows.map((row) => ({
     variant: row.variant,
     won: row.status === 'won',
     foundations: row.foundations,
     elapsedMs: (row.finishedAt ?? row.startedAt) - row.startedAt,
   }));
-  return { player, variants: variantStats(finished), series: await seriesOf(playerId) };
+  const days = rows.flatMap((row) => (row.day === null ? [] : [row.day]));
+  return { player, variants: variantStats(finished), daily: dailyStreak(days, today), series: await seriesOf(playerId) };
 }

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { dayOf } from '../../contract/index.js';
 import { serve } from '../http.js';
 import { playerStats } from '../player-stats.js';
 import { ReplayService } from '../replays.js';
@@ -28,7 +29,7 @@ export default fp(
     });
 
     serve(app, 'playerStats', async (request) => ({
-      stats: await playerStats(app.storage.players, request.params.id, (playerId) => seriesOfPlayer(app.storage.series, playerId)),
+      stats: await playerStats(app.storage.players, request.params.id, (playerId) => seriesOfPlayer(app.storage.series, playerId), dayOf(app.clock.now())),
     }));
 
     serve(app, 'myGames', async (request) => ({
