@@ -87,9 +87,9 @@ describe('a ghost race', () => {
     await resign.click();
     await resign.click();
     await page.getByTestId('ghost-results').waitFor();
-    const ghostSide = page.getByTestId('result-ghost');
-    expect(await ghostSide.locator('[data-field="foundations"]').textContent()).toBe(`${raced.result.foundations}/52`);
-    expect(await page.getByTestId('result-mine').locator('[data-field="foundations"]').textContent()).toBe('0/52');
+    // Side by side: Bo's column, then the ghost's.
+    expect(await page.getByTestId('ghost-results').locator('[data-field="foundations"]').allTextContents()).toEqual(['0/52', `${raced.result.foundations}/52`]);
+    expect(await page.getByTestId('result-ghost').textContent()).toBe(`Ghost: ${raced.player.name}`);
     await screenshot(page, 'ghost-race-results');
     expect(await axeViolations(page)).toEqual([]);
 
