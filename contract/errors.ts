@@ -1,4 +1,4 @@
-import type { Problem } from '../shared/index.js';
+import type { Problem, VariantId } from '../shared/index.js';
 import type { ClosedReason, GameState } from './vocabulary.js';
 
 /**
@@ -163,8 +163,7 @@ export const ERROR_PARAM_KINDS = {
   series: 'text',
   day: 'text',
   today: 'text',
-  /** A variant's id (shared/variant.ts). */
-  variant: 'text',
+  variant: 'variant',
   seats: 'number',
   reason: 'closed-reason',
   hidden: 'hidden-reason',
@@ -200,6 +199,7 @@ export interface ErrorParamValues {
   'hidden-reason': HiddenReason;
   'game-state': GameState;
   problem: Problem;
+  variant: VariantId;
 }
 
 /** The parameters of each error code, by name: the data a client catalogue is checked against. */

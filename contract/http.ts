@@ -353,12 +353,16 @@ export const variantStats = z.object({
   /** The rating in the variant, once a rated race moved it. */
   rating: ratingView.nullable(),
 });
+/** A player's daily streak: days in a row with an attempt (the current run ends today or yesterday), and the longest. */
+export const dailyStreak = z.object({ current: z.number().int(), best: z.number().int() });
 /** A series a player has been dealt in, with their results in it. */
 export const playerSeries = seriesResults.extend({ code: z.string(), variant: variantId, next: z.number().int().nullable() });
 /** `GET /api/players/:id/stats`: anyone's record (results are public; moves stay as hidden as their records). */
 export const playerStats = z.object({
   player: playerView,
   variants: z.array(variantStats),
+  /** Their daily streak. */
+  daily: dailyStreak,
   /** Their series, the last one played first. */
   series: z.array(playerSeries),
 });

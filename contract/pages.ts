@@ -11,6 +11,7 @@ export const PAGE_PATHS = {
   /** `/daily` is today; `/daily/YYYY-MM-DD` any day. */
   daily: /^\/daily(?:\/\d{4}-\d{2}-\d{2})?\/?$/,
   game: /^\/game\/[1-9]\d{0,14}\/?$/,
+  ghost: /^\/ghost\/[1-9]\d{0,14}\/?$/,
   player: /^\/player\/[1-9]\d{0,14}\/?$/,
   history: /^\/history\/?$/,
   practice: /^\/practice\/?$/,

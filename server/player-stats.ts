@@ -3,7 +3,7 @@
  * variant how many games, wins, the win rate, the average cards home, the fastest win, and the
  * current and best run of wins in a row (in the order the games ended), and the rating.
  */
-import type { PlayerStats, RatingView, VariantStats } from '../contract/index.js';
+import { addDays, type PlayerStats, type RatingView, type VariantStats } from '../contract/index.js';
 import type { VariantId } from '../shared/index.js';
 import { Refusal } from './errors.js';
 import type { Pending } from './ports.js';
@@ -43,20 +43,40 @@ export function variantStats(finished: readonly FinishedGame[], ratings: Readonl
   });
 }
 
+/**
+ * The daily streak from the days of a player's ended attempts: the longest run of consecutive
+ * days, and the run that reaches `today` or the day before (today's attempt may be still to come).
+ */
+export function dailyStreak(days: readonly string[], today: string): { current: number; best: number } {
+  const sorted = [...new Set(days)].sort();
+  let run = 0;
+  let best = 0;
+  let previous: string | null = null;
+  for (const day of sorted) {
+    run = previous !== null && addDays(previous, 1) === day ? run + 1 : 1;
+    best = Math.max(best, run);
+    previous = day;
+  }
+  const current = previous !== null && (previous === today || previous === addDays(today, -1)) ? run : 0;
+  return { current, best };
+}
+
 /** Where the record's other parts come from: the series the player took part in, and their ratings by variant. */
 export interface RecordSources {
   readonly seriesOf: (playerId: number) => Pending<PlayerStats['series']>;
   readonly ratingsOf: (playerId: number) => Pending<ReadonlyMap<VariantId, RatingView>>;
 }
 
-export async function playerStats(store: PlayerStore, playerId: number, { seriesOf, ratingsOf }: RecordSources): Promise<PlayerStats> {
+export async function playerStats(store: PlayerStore, playerId: number, { seriesOf, ratingsOf }: RecordSources, today: string): Promise<PlayerStats> {
   const player = await store.byId(playerId);
   if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id', params: { player: playerId } });
-  const finished = (await store.finishedGames(playerId)).map((row) => ({
+  const rows = await store.finishedGames(playerId);
+  const finished = rows.map((row) => ({
     variant: row.variant,
     won: row.status === 'won',
     foundations: row.foundations,
     elapsedMs: (row.finishedAt ?? row.startedAt) - row.startedAt,
   }));
-  return { player, variants: variantStats(finished, await ratingsOf(playerId)), series: await seriesOf(playerId) };
+  const days = rows.flatMap((row) => (row.day === null ? [] : [row.day]));
+  return { player, variants: variantStats(finished, await ratingsOf(playerId)), daily: dailyStreak(days, today), series: await seriesOf(playerId) };
 }

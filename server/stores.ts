@@ -59,6 +59,8 @@ export interface RaceEntryRow {
 /** A finished game as a player's statistics read it. */
 export interface FinishedGameRow {
   readonly variant: VariantId;
+  /** A daily attempt's day; null for other kinds. */
+  readonly day: string | null;
   readonly status: GameRow['status'];
   readonly foundations: number;
   readonly startedAt: number;

@@ -15,6 +15,7 @@ const VIEWS: { readonly [N in RouteName]: () => Promise<{ default: Component<Par
   daily: () => import('./views/DailyPage.svelte'),
   practice: () => import('./views/Practice.svelte'),
   history: () => import('./views/HistoryPage.svelte'),
+  ghost: () => import('./views/GhostPage.svelte'),
   game: () => import('./views/GamePage.svelte'),
   player: () => import('./views/PlayerRecord.svelte'),
   ratings: () => import('./views/RatingsPage.svelte'),

@@ -17,7 +17,7 @@ export function playerStore({ db, t: { devices, games, players, raceEntries, rac
     finishedGames: (playerId) =>
       all(
         db
-          .select({ variant: games.variant, status: games.status, foundations: games.foundations, startedAt: games.startedAt, finishedAt: games.finishedAt })
+          .select({ variant: games.variant, day: games.day, status: games.status, foundations: games.foundations, startedAt: games.startedAt, finishedAt: games.finishedAt })
           .from(games)
           .where(and(eq(games.playerId, playerId), ne(games.status, 'playing')))
           .orderBy(asc(games.finishedAt), asc(games.id)),

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { dayOf } from '../../contract/index.js';
 import { serve } from '../http.js';
 import { playerStats } from '../player-stats.js';
 import { ReplayService } from '../replays.js';
@@ -31,7 +32,7 @@ export default fp(
       stats: await playerStats(app.storage.players, request.params.id, {
         seriesOf: (playerId) => seriesOfPlayer(app.storage.series, playerId),
         ratingsOf: (playerId) => app.ratings.ratingsOf(playerId),
-      }),
+      }, dayOf(app.clock.now())),
     }));
 
     serve(app, 'myGames', async (request) => ({

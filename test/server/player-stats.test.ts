@@ -1,7 +1,7 @@
 // A player's record: games, wins, win rate, average cards home, fastest win and streaks per
 // variant, from their finished games.
 import { afterEach, describe, expect, it } from 'vitest';
-import { variantStats } from '../../server/player-stats.js';
+import { dailyStreak, variantStats } from '../../server/player-stats.js';
 import type { PlayerStats } from '../../contract/index.js';
 import { api, autoplay, createPlayer, createRace, ManualClock, startServer, TEST_DAILY_SECRET, type TestServer } from './helpers.js';
 
@@ -23,6 +23,17 @@ describe('variant stats', () => {
   });
 });
 
+describe('daily streak', () => {
+  it('counts days in a row with an attempt: the longest run, and the current one while it reaches today or yesterday', () => {
+    const days = ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-05', '2026-11-30', '2026-12-01'];
+    expect(dailyStreak(days, '2026-12-01')).toEqual({ current: 2, best: 3 });
+    expect(dailyStreak(days, '2026-12-02')).toEqual({ current: 2, best: 3 });
+    expect(dailyStreak(days, '2026-12-03')).toEqual({ current: 0, best: 3 });
+    expect(dailyStreak(['2028-02-28', '2028-02-29', '2028-03-01', '2028-03-01'], '2028-03-01')).toEqual({ current: 3, best: 3 });
+    expect(dailyStreak([], '2026-12-01')).toEqual({ current: 0, best: 0 });
+  });
+});
+
 describe('GET /api/players/:id/stats', () => {
   let server: TestServer;
   afterEach(async () => {
@@ -35,7 +46,7 @@ describe('GET /api/players/:id/stats', () => {
     const { app } = server;
     const [ana, bob] = [await createPlayer(app, 'Ana'), await createPlayer(app, 'Bob')];
     const stats = async (id: number) => (await api(app, 'GET', `/api/players/${id}/stats`)).body.stats as PlayerStats;
-    expect(await stats(ana.id)).toEqual({ player: { id: ana.id, name: 'Ana' }, variants: [], series: [] });
+    expect(await stats(ana.id)).toEqual({ player: { id: ana.id, name: 'Ana' }, variants: [], daily: { current: 0, best: 0 }, series: [] });
 
     // A race Ana resigns with a few cards home.
     const race = await createRace(app, ana, { seats: 2 });
@@ -60,6 +71,12 @@ describe('GET /api/players/:id/stats', () => {
     expect((await stats(ana.id)).variants).toEqual([
       { variant: 'strict', games: 2, wins: 1, winRate: 0.5, averageFoundations: (home + 52) / 2, bestWinMs: 42_000, currentStreak: 1, bestStreak: 1, rating: null },
     ]);
+    expect((await stats(ana.id)).daily).toEqual({ current: 1, best: 1 });
+    // The streak holds through the next day (its attempt may be still to come), and is gone the day after.
+    clock.jump(24 * 3_600_000);
+    expect((await stats(ana.id)).daily).toEqual({ current: 1, best: 1 });
+    clock.jump(24 * 3_600_000);
+    expect((await stats(ana.id)).daily).toEqual({ current: 0, best: 1 });
 
     expect((await api(app, 'GET', '/api/players/999/stats')).body).toMatchObject({ statusCode: 404, code: 'unknown-player', field: 'id' });
     expect((await api(app, 'GET', '/api/players/x1/stats')).body).toMatchObject({ statusCode: 400, code: 'invalid-param', field: 'id' });

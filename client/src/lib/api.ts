@@ -116,3 +116,9 @@ export const myGames = (offset: number) => call('myGames', { query: { offset } }
 export const getAnalysis = (id: number) => call('analysis', { params: { id } });
 /** A day's first-deal maximum and how many attempts reached their par, once the day is over. */
 export const getDailyAnalysis = (day: string) => call('dailyAnalysis', { params: { day } });
+/** Races finished game `id` again as a ghost race (the same ghost race while it is played). */
+export const raceGhost = (id: number) => call('raceGhost', { params: { id } });
+/** A ghost race against the best recent public game of `variant` (the pool offers it to someone waiting alone). */
+export const findGhost = (variant: VariantId) => call('findGhost', { body: { variant } });
+/** Ghost race `id`'s ghost as it stands now (counts only). */
+export const getGhost = (id: number) => call('ghost', { params: { id } });

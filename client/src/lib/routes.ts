@@ -72,6 +72,8 @@ export const ROUTES = {
   daily: route({ path: '/daily/:day?', title: ({ day }) => (day ? t('title.daily', { day }) : t('title.daily-today')), section: 'daily', board: 'play' }),
   practice: route({ path: '/practice', title: () => t('title.practice'), section: 'practice', board: 'play' }),
   history: route({ path: '/history', title: () => t('title.history'), section: 'history' }),
+  /** A ghost race: its own game's id. */
+  ghost: route({ path: '/ghost/:id', title: ({ id }) => t('title.ghost', { id: String(id) }), section: 'race', board: 'play' }),
   game: route({ path: '/game/:id', title: ({ id }) => t('title.game', { id: String(id) }), section: 'history', board: 'view' }),
   player: route({ path: '/player/:id', title: () => t('title.player'), section: 'history' }),
   ratings: route({ path: '/ratings/:variant?', title: () => t('title.ratings') }),

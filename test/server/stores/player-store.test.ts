@@ -38,15 +38,15 @@ describe.each(DATABASES)('PlayerStore on %s', (_name, open) => {
   it("lists a player's ended games, oldest end first, with what statistics read, and not the playing ones", async () => {
     const s = storage();
     const cy = await addPlayer(s, 'Cy');
-    const [first, second, playing, third] = await addGames(s, gameRow(cy.id, { startedAt: 1 }), gameRow(cy.id, { startedAt: 2, variant: 'merci' }), gameRow(cy.id), gameRow(cy.id, { startedAt: 3 }));
+    const [first, second, playing, third] = await addGames(s, gameRow(cy.id, { startedAt: 1 }), gameRow(cy.id, { startedAt: 2, variant: 'merci' }), gameRow(cy.id), gameRow(cy.id, { startedAt: 3, kind: 'daily', day: '2026-11-02' }));
     await endGame(s, second!, 'won', 500, 1, 52);
     await endGame(s, first!, 'resigned', 700, 2, 8);
     await endGame(s, third!, 'out-of-moves', 500, 3, 20);
     expect(playing).toBeDefined();
     expect(await s.players.finishedGames(cy.id)).toEqual([
-      { variant: 'merci', status: 'won', foundations: 52, startedAt: 2, finishedAt: 500 },
-      { variant: 'strict', status: 'out-of-moves', foundations: 20, startedAt: 3, finishedAt: 500 },
-      { variant: 'strict', status: 'resigned', foundations: 8, startedAt: 1, finishedAt: 700 },
+      { variant: 'merci', day: null, status: 'won', foundations: 52, startedAt: 2, finishedAt: 500 },
+      { variant: 'strict', day: '2026-11-02', status: 'out-of-moves', foundations: 20, startedAt: 3, finishedAt: 500 },
+      { variant: 'strict', day: null, status: 'resigned', foundations: 8, startedAt: 1, finishedAt: 700 },
     ]);
     expect(await s.players.finishedGames(cy.id + 1000)).toEqual([]);
   });
