@@ -5,7 +5,7 @@
 // its single tab walking every page. Screenshots: phone-LOCALE-ROUTE.png in this run's folder.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatePlayerAnswer, DailyStartAnswer, RaceAnswer } from '../../contract/index.js';
+import type { CreatePlayerAnswer, DailyStartAnswer, GhostStartAnswer, RaceAnswer } from '../../contract/index.js';
 import type { RouteName } from '../../client/src/lib/routes.js';
 import { Client } from '../support/socket-client.js';
 import { buildClient, screenshot, startServer, type RunningServer } from './helpers.js';
@@ -16,6 +16,8 @@ let ana: CreatePlayerAnswer;
 let raceCode = '';
 let seriesCode = '';
 let gameId = 0;
+let bobGameId = 0;
+let ghostId = 0;
 
 beforeAll(async () => {
   buildClient();
@@ -36,9 +38,12 @@ beforeAll(async () => {
     client.send({ type: 'resign', gameId: game.gameId });
     await client.next('game-over');
     if (client === clients[0]) gameId = game.gameId;
+    else bobGameId = game.gameId;
     client.close();
   }
   raceCode = race.code;
+  // A ghost race against Bob's seat of it, begun.
+  ghostId = (await server.post<GhostStartAnswer>(`/api/games/${bobGameId}/ghost`, {}, ana.token)).game.gameId;
   // A series with its first deal dealt, and today's daily begun: both show a board in play.
   seriesCode = (await server.post<{ series: { code: string } }>('/api/series', { variant: 'strict' }, ana.token)).series.code;
   await server.post(`/api/series/${seriesCode}/deals/1`, {}, ana.token);
@@ -59,6 +64,8 @@ const PAGES: Record<RouteName, { path: () => string; ready: string }> = {
   daily: { path: () => '/daily', ready: '.board ol.fans .card' },
   practice: { path: () => '/practice?seed=phone&variant=strict', ready: '.board ol.fans .card' },
   history: { path: () => '/history', ready: 'ul.games' },
+  ghost: { path: () => `/ghost/${ghostId}`, ready: '.ghost-page .board ol.fans .card' },
+  ratings: { path: () => '/ratings/strict', ready: '[data-testid="ratings-empty"]' },
   game: { path: () => `/game/${gameId}`, ready: '[data-testid="game-result"]' },
   player: { path: () => `/player/${ana.player.id}`, ready: '#record-title' },
   rules: { path: () => '/rules', ready: 'article.rules[aria-busy="false"]' },
