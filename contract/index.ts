@@ -8,4 +8,5 @@ export * from './routes.js';
 export * from './views.js';
 export * from './socket.js';
 export * from './http.js';
+export * from './moderation.js';
 export * from './pages.js';

@@ -16,6 +16,8 @@ export const PAGE_PATHS = {
   practice: /^\/practice\/?$/,
   replay: /^\/replay\/?$/,
   rules: /^\/rules\/?$/,
+  /** The operator page (moderation); its data needs ADMIN_TOKEN, the page itself is public. */
+  operator: /^\/operator\/?$/,
 } as const satisfies Record<string, RegExp>;
 
 export type PageName = keyof typeof PAGE_PATHS;

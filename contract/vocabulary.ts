@@ -64,3 +64,13 @@ export const ACTION_MAX_LENGTH = 16;
 export const LEADERBOARD_PAGE = 50;
 export const HISTORY_PAGE = 20;
 export const PAGE_MAX = 100;
+
+/** What a player may report another for (moderation): their name, or their play or conduct. */
+export const REPORT_REASONS = ['name', 'player'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+/** What an operator may do to a player; each is logged (operator_actions). */
+export const OPERATOR_ACTIONS = ['rename', 'hide-name', 'ban', 'unban', 'dismiss-reports'] as const;
+export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
+/** Reports one player may file in REPORT_WINDOW_SECONDS. */
+export const REPORT_LIMIT = 10;
+export const REPORT_WINDOW_SECONDS = 3600;

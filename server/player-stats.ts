@@ -42,8 +42,13 @@ export function variantStats(finished: readonly FinishedGame[]): VariantStats[] 
   });
 }
 
-/** `seriesOf` gives the series the player took part in (none where series are not served). */
-export async function playerStats(store: PlayerStore, playerId: number, seriesOf: (playerId: number) => Pending<PlayerStats['series']>): Promise<PlayerStats> {
+/** `seriesOf` gives the series the player took part in (none where series are not served), `fairPlayOf` their accuracy and move times (fair-play.ts). */
+export async function playerStats(
+  store: PlayerStore,
+  playerId: number,
+  seriesOf: (playerId: number) => Pending<PlayerStats['series']>,
+  fairPlayOf: (playerId: number) => Pending<PlayerStats['fairPlay']>,
+): Promise<PlayerStats> {
   const player = await store.byId(playerId);
   if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id', params: { player: playerId } });
   const finished = (await store.finishedGames(playerId)).map((row) => ({
@@ -52,5 +57,5 @@ export async function playerStats(store: PlayerStore, playerId: number, seriesOf
     foundations: row.foundations,
     elapsedMs: (row.finishedAt ?? row.startedAt) - row.startedAt,
   }));
-  return { player, variants: variantStats(finished), series: await seriesOf(playerId) };
+  return { player, variants: variantStats(finished), series: await seriesOf(playerId), fairPlay: await fairPlayOf(playerId) };
 }

@@ -7,7 +7,7 @@ export function playerStore({ db, t: { games, players, raceEntries, races, serie
   const view = { id: players.id, name: players.name };
   return {
     create: (name, tokenHash, createdAt) => theRow(one(db.insert(players).values({ name, tokenHash, createdAt }).returning(view))),
-    byTokenHash: (tokenHash) => one(db.select(view).from(players).where(eq(players.tokenHash, tokenHash))),
+    byTokenHash: (tokenHash) => one(db.select({ ...view, bannedAt: players.bannedAt }).from(players).where(eq(players.tokenHash, tokenHash))),
     byId: (id) => one(db.select(view).from(players).where(eq(players.id, id))),
     finishedGames: (playerId) =>
       all(

@@ -2,9 +2,11 @@ import type { MoveWrite, Pending } from '../ports.js';
 import type { Storage } from '../stores.js';
 import { analysisStore } from './analysis-store.js';
 import { dailyStore } from './daily-store.js';
+import { fairPlayStore } from './fair-play-store.js';
 import { deadlineStore, gameStore } from './game-store.js';
 import { GroupCommit } from './group-commit.js';
 import { closeDatabase, sqliteSql, storageReady, type Db } from './index.js';
+import { moderationStore } from './moderation-store.js';
 import { playerStore } from './player-store.js';
 import { raceStore } from './race-store.js';
 import { replayStore } from './replay-store.js';
@@ -23,6 +25,8 @@ export function stores(sql: Sql, appendMove: (move: MoveWrite) => Pending<void>)
     replays: replayStore(sql),
     daily: dailyStore(sql),
     analyses: analysisStore(sql),
+    moderation: moderationStore(sql),
+    fairPlay: fairPlayStore(sql),
     failure: (error) => sql.failure(error),
   };
 }

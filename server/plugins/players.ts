@@ -4,6 +4,7 @@ import type { PlayerView } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
 import { serve } from '../http.js';
 import { PlayerService } from '../players.js';
+import type { RefusedRule } from '../refused-names.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,10 +24,10 @@ export function currentPlayer(request: FastifyRequest): PlayerView {
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{1,128})$/;
 
-/** Players over HTTP (players.ts): a name gets a token; every request's token names its player. */
-export default fp(
-  async (app) => {
-    const players = new PlayerService(app.storage.players, app.clock, app.events);
+/** Players over HTTP (players.ts): a name gets a token (unless the refused-words list refuses it); every request's token names its player. */
+export default fp<{ refusedNames: readonly RefusedRule[] }>(
+  async (app, { refusedNames }) => {
+    const players = new PlayerService(app.storage.players, app.clock, app.events, refusedNames);
     app.decorate('players', players);
     app.decorateRequest('player', null);
     app.addHook('onRequest', async (request) => {

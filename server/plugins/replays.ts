@@ -28,7 +28,7 @@ export default fp(
     });
 
     serve(app, 'playerStats', async (request) => ({
-      stats: await playerStats(app.storage.players, request.params.id, (playerId) => seriesOfPlayer(app.storage.series, playerId)),
+      stats: await playerStats(app.storage.players, request.params.id, (playerId) => seriesOfPlayer(app.storage.series, playerId), (playerId) => app.storage.fairPlay.ofPlayer(playerId)),
     }));
 
     serve(app, 'myGames', async (request) => ({

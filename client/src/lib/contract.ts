@@ -7,3 +7,4 @@ export * from '../../../contract/routes.js';
 export type * from '../../../contract/views.js';
 export type * from '../../../contract/socket.js';
 export type * from '../../../contract/http.js';
+export type * from '../../../contract/moderation.js';

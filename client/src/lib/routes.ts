@@ -73,6 +73,8 @@ export const ROUTES = {
   player: route({ path: '/player/:id', title: () => 'Player record', section: 'history' }),
   rules: route({ path: '/rules', title: () => 'Rules' }),
   openRecord: route({ path: '/replay', title: () => 'Open a record file', section: 'record', board: 'view' }),
+  /** The operator page (ADMIN_TOKEN): reports, fair-play outliers, bans, the action log. */
+  operator: route({ path: '/operator', title: () => 'Operator' }),
 };
 export type RouteName = keyof typeof ROUTES;
 export type PathOf<N extends RouteName> = (typeof ROUTES)[N]['path'];

@@ -9,7 +9,7 @@ describe.each(DATABASES)('PlayerStore on %s', (_name, open) => {
     const { players } = storage();
     const ana = await players.create('Ana', 'token-ana', 10_000);
     expect(ana).toEqual({ id: expect.any(Number), name: 'Ana' });
-    expect(await players.byTokenHash('token-ana')).toEqual(ana);
+    expect(await players.byTokenHash('token-ana')).toEqual({ ...ana, bannedAt: null });
     expect(await players.byId(ana.id)).toEqual(ana);
     expect(await players.byTokenHash('token-nobody')).toBeUndefined();
     expect(await players.byId(ana.id + 1000)).toBeUndefined();
