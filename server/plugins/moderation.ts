@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { BANNED_CLOSE_CODE } from '../../contract/index.js';
 import { bearerCheck } from '../bearer.js';
 import { Refusal } from '../errors.js';
 import { serve } from '../http.js';
@@ -15,8 +16,6 @@ declare module 'fastify' {
 
 /** The bus topic on which a ban closes the player's sockets on every instance. */
 const BANS_TOPIC = 'moderation:bans';
-/** The close code a banned player's sockets get (4000-4999 are the application's). */
-export const BANNED_CLOSE_CODE = 4003;
 
 export interface ModerationOptions {
   /** `Authorization: Bearer ADMIN_TOKEN` opens the operator routes; undefined: they refuse everyone. */

@@ -1,22 +1,25 @@
 // Moderation: the operator's routes behind ADMIN_TOKEN (and nothing without it), a ban (sockets
 // closed, lobby seats freed, results off the daily and series boards) and its lifting (all back),
 // renames and hidden names, the refused-words list, and players' reports (one per target, a cap).
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DailyStartAnswer, OperatorOverviewAnswer } from '../../contract/index.js';
 import { REPORT_LIMIT } from '../../contract/index.js';
 import { normaliseName, parseRefusedNames, refusedRuleOf } from '../../server/refused-names.js';
+import { createTestDatabase } from './pg.js';
 import { api, autoplay, Client, createPlayer, createRace, dbState, ManualClock, startServer, TEST_DAILY_SECRET, type TestPlayer, type TestServer } from './helpers.js';
 
 const ADMIN_TOKEN = 'operator-token-for-the-moderation-suite';
 const DAY = '2026-11-29';
 
-let server: TestServer;
+let server: TestServer | undefined;
 const clients: Client[] = [];
 afterEach(async () => {
   for (const client of clients.splice(0)) client.close();
-  await server.app.close();
+  await server?.app.close();
+  server = undefined;
 });
 
 async function operator(app: FastifyInstance, method: 'GET' | 'POST', url: string, payload?: object, token = ADMIN_TOKEN) {
@@ -141,6 +144,31 @@ describe('a ban', () => {
     expect(await seriesNames(app, series)).toEqual(expect.arrayContaining(['Ana', 'Bob']));
     expect((await api(app, 'GET', '/api/me', ana)).status).toBe(200);
     expect((await overview(app)).actions.map((action) => action.action)).toEqual(['unban', 'ban']);
+  });
+
+  it('closes the sockets on every instance, and its lobby seat frees there too (PostgreSQL and Redis)', async () => {
+    const redisUrl = process.env.TEST_REDIS_URL;
+    if (!redisUrl) throw new Error('TEST_REDIS_URL is not set: the test setup (test/services.ts) starts Redis');
+    const database = await createTestDatabase();
+    const options = { databaseUrl: database.url, redisUrl, redisPrefix: `t-${randomUUID()}`, adminToken: ADMIN_TOKEN };
+    const one = await startServer(options);
+    const other = await startServer(options);
+    try {
+      const [ana, cid] = [await createPlayer(other.app, 'Ana'), await createPlayer(other.app, 'Cid')];
+      const race = await createRace(other.app, cid);
+      await api(other.app, 'POST', `/api/races/${race.code}/join`, ana);
+      const [here, there] = [await Client.connect(one.wsBase, ana), await Client.connect(other.wsBase, ana)];
+      clients.push(here, there);
+      expect((await operator(one.app, 'POST', `/api/operator/players/${ana.id}/ban`, { operator: 'eve' })).status).toBe(200);
+      expect(await here.whenClosed()).toEqual({ code: 4003, reason: 'banned' });
+      expect(await there.whenClosed()).toEqual({ code: 4003, reason: 'banned' });
+      expect((await api(other.app, 'GET', `/api/races/${race.code}`)).body.race.racers.map((racer: { name: string }) => racer.name)).toEqual(['Cid']);
+      expect((await api(other.app, 'GET', '/api/me', ana)).body.code).toBe('banned');
+    } finally {
+      for (const client of clients.splice(0)) client.close();
+      await Promise.all([one.app.close(), other.app.close()]);
+      await database.drop();
+    }
   });
 
   it('announces player-banned and player-unbanned (the pool and ratings listen)', async () => {

@@ -1,4 +1,4 @@
-import type { ClientMessageInput, ServerMessage } from './contract.js';
+import { BANNED_CLOSE_CODE, type ClientMessageInput, type ServerMessage } from './contract.js';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -77,9 +77,11 @@ export class Connection {
       }
       this.handlers.onMessage(message);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       clearInterval(this.pingTimer);
       if (this.socket !== socket || this.closed) return;
+      // An operator banned this identity: every reconnect would be refused.
+      if (event.code === BANNED_CLOSE_CODE) return this.close();
       this.socket = null;
       this.handlers.onState('reconnecting');
       const delay = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)]!;
