@@ -38,11 +38,9 @@ export function errorText(failure: unknown): string {
   return refusalText(failure.code, failure.message);
 }
 
-/** `operatorToken`: the call is an operator's (ADMIN_TOKEN): sent instead of the player's, and a 401 forgets nothing. */
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, operatorToken?: string): Promise<T> {
+async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
-  const token = operatorToken ?? identity.token;
-  if (token) headers.authorization = `Bearer ${token}`;
+  if (identity.token) headers.authorization = `Bearer ${identity.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -59,7 +57,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, 
   }
   if (!response.ok) {
     const error = data as Partial<HttpError> | null;
-    if (response.status === 401 && identity.token && operatorToken === undefined) forget(); // the server no longer knows this token
+    if (response.status === 401 && identity.token) forget(); // the server no longer knows this token
     const refusal = error?.code !== undefined && error.params !== undefined ? ({ code: error.code, params: error.params } as CodedError) : null;
     throw new ApiError(response.status, error?.code ?? 'http', error?.message ?? `${response.status} ${response.statusText}`, error?.field, refusal);
   }
@@ -69,16 +67,14 @@ async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown, 
 /** What a call to route `N` sends: its path parameters, query string and body, each only where the route reads one. */
 type CallInput<N extends RouteName> = (keyof RoutePathParams<N> extends never ? { params?: never } : { params: RoutePathParams<N> }) & {
   query?: RouteQuery<N>;
-  /** An operator route's ADMIN_TOKEN. */
-  operatorToken?: string;
 } & (RouteBody<N> extends undefined ? { body?: never } : { body: RouteBody<N> });
 
 /** Calls route `name` of the contract's table: the one place a path is written is contract/routes.ts. */
 function call<N extends RouteName>(name: N, ...[input]: {} extends CallInput<N> ? [CallInput<N>?] : [CallInput<N>]): Promise<RouteAnswer<N>> {
-  const { params, query, body, operatorToken } = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, string | number | undefined>; body?: unknown; operatorToken?: string };
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, string | number | undefined>; body?: unknown };
   const path = (routePath as (route: RouteName, params?: Record<string, string | number>, query?: Record<string, string | number | undefined>) => string)(name, params, query);
   // A POST without fields sends `{}`: the server reads every body as JSON.
-  return request(ROUTES[name].method, path, body ?? (ROUTES[name].method === 'POST' ? {} : undefined), operatorToken);
+  return request(ROUTES[name].method, path, body ?? (ROUTES[name].method === 'POST' ? {} : undefined));
 }
 
 export async function createPlayer(name: string): Promise<void> {
@@ -119,10 +115,3 @@ export const getAnalysis = (id: number) => call('analysis', { params: { id } });
 export const getDailyAnalysis = (day: string) => call('dailyAnalysis', { params: { day } });
 /** Reports a player's name or play to the operators (once per player). */
 export const reportPlayer = (id: number, reason: 'name' | 'player') => call('reportPlayer', { params: { id }, body: { reason } });
-
-/** The operator page's calls, each with the ADMIN_TOKEN the operator typed in. */
-export const operatorOverview = (operatorToken: string) => call('operatorOverview', { operatorToken });
-export const OPERATOR_ACTION_ROUTES = { rename: 'renamePlayer', 'hide-name': 'hideName', ban: 'banPlayer', unban: 'unbanPlayer', 'dismiss-reports': 'dismissReports' } as const;
-export const operatorAct = (operatorToken: string, action: Exclude<keyof typeof OPERATOR_ACTION_ROUTES, 'rename'>, id: number, operator: string) =>
-  call(OPERATOR_ACTION_ROUTES[action], { operatorToken, params: { id }, body: { operator } });
-export const operatorRename = (operatorToken: string, id: number, operator: string, name: string) => call('renamePlayer', { operatorToken, params: { id }, body: { operator, name } });

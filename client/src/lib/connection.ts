@@ -1,4 +1,4 @@
-import { BANNED_CLOSE_CODE, type ClientMessageInput, type ServerMessage } from './contract.js';
+import type { ClientMessageInput, ServerMessage } from './contract.js';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -77,11 +77,9 @@ export class Connection {
       }
       this.handlers.onMessage(message);
     };
-    socket.onclose = (event) => {
+    socket.onclose = () => {
       clearInterval(this.pingTimer);
       if (this.socket !== socket || this.closed) return;
-      // An operator banned this identity: every reconnect would be refused.
-      if (event.code === BANNED_CLOSE_CODE) return this.close();
       this.socket = null;
       this.handlers.onState('reconnecting');
       const delay = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)]!;
