@@ -74,5 +74,5 @@ export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 /** Reports one player may file in REPORT_WINDOW_SECONDS. */
 export const REPORT_LIMIT = 10;
 export const REPORT_WINDOW_SECONDS = 3600;
-/** The websocket close code a banned player's sockets get (4000-4999 are the application's): the client does not reconnect. */
+/** The websocket close code a banned player's sockets get (4000-4999 are the application's); a reconnect is refused with 403 banned. */
 export const BANNED_CLOSE_CODE = 4003;
