@@ -32,6 +32,10 @@ export const ERROR_CODES = [
   'game-in-progress', // another player's game is being played: its moves are hidden
   'record-hidden', // the contest is on: a finished game's moves stay hidden until it is over
   'analysis-hidden', // the contest is on: a game's analysis (it shows later layouts) waits for its seed to be public
+  'banned', // an operator banned this identity: it may not play or connect
+  'name-refused', // a name breaks a rule of the refused-words list (params name the rule)
+  'already-reported', // a second report of the same player by the same reporter
+  'cannot-report-self', // reporting yourself
   // What does not exist (yet).
   'not-found', // no such route
   'method-not-allowed', // the route exists, not with this method
@@ -93,6 +97,10 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'game-in-progress': 403,
   'record-hidden': 403,
   'analysis-hidden': 403,
+  banned: 403,
+  'name-refused': 400,
+  'already-reported': 409,
+  'cannot-report-self': 409,
   'not-found': 404,
   'method-not-allowed': 405,
   'unknown-race': 404,
@@ -184,6 +192,8 @@ export const ERROR_PARAM_KINDS = {
   stored: 'text',
   /** The storage failure's code (`SQLITE_FULL`, `53100`), when known. */
   cause: 'text?',
+  /** The section (rule) of the refused-words list a name broke (`offensive`, `impersonation`). */
+  category: 'text',
 } as const;
 export type ErrorParamName = keyof typeof ERROR_PARAM_KINDS;
 export type ErrorParamKind = (typeof ERROR_PARAM_KINDS)[ErrorParamName];
@@ -224,6 +234,10 @@ export const ERROR_PARAMS = {
   'game-in-progress': ['game'],
   'record-hidden': ['game', 'hidden', 'scope'],
   'analysis-hidden': ['hidden', 'scope'],
+  banned: ['player'],
+  'name-refused': ['field', 'category'],
+  'already-reported': ['player'],
+  'cannot-report-self': ['player'],
   'not-found': ['method', 'path'],
   'method-not-allowed': ['method', 'path', 'allowed'],
   'unknown-race': ['race'],

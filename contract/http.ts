@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { RECORD_FORMAT } from '../shared/index.js';
 import { isDay } from './day.js';
 import { ERROR_CODES, hasErrorParams, type CodedError } from './errors.js';
+import { fairPlayFigures, moderationAnswer, operatorBody, operatorName, operatorOverviewAnswer, playerFairPlay, reportAnswer, reportBody } from './moderation.js';
 import type { RouteName } from './routes.js';
 import {
   ANALYSIS_STATES,
@@ -55,6 +56,9 @@ export const playerName = z
   .refine((name) => !/[\p{C}]/u.test(name), { message: 'a name holds printable characters only', params: { rule: 'name-printable' } });
 
 export const createPlayerBody = z.strictObject({ name: playerName });
+/** `POST /api/operator/players/:id/rename`: the new name (checked as a new player's is). */
+export const renameBody = z.strictObject({ operator: operatorName, name: playerName });
+export type RenameBody = z.input<typeof renameBody>;
 export const createRaceBody = z.strictObject({
   variant: variantId.default('strict'),
   seats: z.number().int().min(MIN_SEATS).max(MAX_SEATS).default(MAX_SEATS),
@@ -365,6 +369,8 @@ export const playerStats = z.object({
   daily: dailyStreak,
   /** Their series, the last one played first. */
   series: z.array(playerSeries),
+  /** Accuracy and move times over their analysed games (contract/moderation.ts). */
+  fairPlay: playerFairPlay,
 });
 export const playerStatsAnswer = z.object({ stats: playerStats });
 
@@ -472,6 +478,8 @@ export const analysisAnswer = z.object({
   /** Why it is unavailable; null otherwise. */
   reason: z.string().nullable(),
   analysis: gameAnalysis.nullable(),
+  /** The game's accuracy and move times, once analysed (null before, and for a game analysed before they were measured). */
+  fairPlay: fairPlayFigures.nullable(),
 });
 /** `GET /api/daily/:day/analysis`, once the day is over: the first deal (the same layout for everyone) and how many attempts reached their own par. */
 export const dailyAnalysisAnswer = z.object({
@@ -551,6 +559,13 @@ export const ROUTE_SCHEMAS = {
   health: { response: { 200: healthAnswer, 503: healthAnswer } },
   ready: { response: { 200: readyAnswer, 503: readyAnswer } },
   openapi: { summary: 'This document', response: { 200: openapiAnswer } },
+  reportPlayer: { params: playerIdParams, body: reportBody, response: { 201: reportAnswer } },
+  operatorOverview: { summary: 'Operator: reports, fair-play outliers, bans, actions', response: { 200: operatorOverviewAnswer } },
+  renamePlayer: { summary: 'Operator: rename a player', params: playerIdParams, body: renameBody, response: { 200: moderationAnswer } },
+  hideName: { summary: "Operator: replace a player's name by #id", params: playerIdParams, body: operatorBody, response: { 200: moderationAnswer } },
+  banPlayer: { summary: 'Operator: ban an identity', params: playerIdParams, body: operatorBody, response: { 200: moderationAnswer } },
+  unbanPlayer: { summary: 'Operator: lift a ban', params: playerIdParams, body: operatorBody, response: { 200: moderationAnswer } },
+  dismissReports: { summary: "Operator: close a player's open reports", params: playerIdParams, body: operatorBody, response: { 200: moderationAnswer } },
   socket: { querystring: socketQuery, response: { 101: z.null().describe('Switching Protocols: the socket is open, its messages are contract/socket.ts') } },
 } as const satisfies { readonly [name in RouteName]: RouteSchema };
 

@@ -9,4 +9,5 @@ export * from './views.js';
 export * from './socket.js';
 export * from './http.js';
 export * from './identity.js';
+export * from './moderation.js';
 export * from './pages.js';

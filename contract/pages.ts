@@ -19,6 +19,8 @@ export const PAGE_PATHS = {
   /** `/ratings` is the strict board; `/ratings/VARIANT` any variant's. */
   ratings: /^\/ratings(?:\/[a-z-]{1,40})?\/?$/,
   rules: /^\/rules\/?$/,
+  /** The operator page (moderation); its data needs ADMIN_TOKEN, the page itself is public. */
+  operator: /^\/operator\/?$/,
 } as const satisfies Record<string, RegExp>;
 
 export type PageName = keyof typeof PAGE_PATHS;

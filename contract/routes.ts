@@ -49,6 +49,13 @@ export const ROUTES = {
   health: { method: 'GET', path: '/api/health' },
   ready: { method: 'GET', path: '/api/ready' },
   openapi: { method: 'GET', path: '/api/openapi.json' },
+  reportPlayer: { method: 'POST', path: '/api/players/:id/report' },
+  operatorOverview: { method: 'GET', path: '/api/operator' },
+  renamePlayer: { method: 'POST', path: '/api/operator/players/:id/rename' },
+  hideName: { method: 'POST', path: '/api/operator/players/:id/hide-name' },
+  banPlayer: { method: 'POST', path: '/api/operator/players/:id/ban' },
+  unbanPlayer: { method: 'POST', path: '/api/operator/players/:id/unban' },
+  dismissReports: { method: 'POST', path: '/api/operator/players/:id/dismiss-reports' },
   /** The websocket (contract/socket.ts): a plain GET is refused with `upgrade-required`. */
   socket: { method: 'GET', path: '/ws' },
 } as const satisfies Record<string, { readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; readonly path: `/${string}` }>;

@@ -70,3 +70,14 @@ export const PAGE_MAX = 100;
 
 /** The websocket close code sent when the socket's device is signed out: its token is no longer good, so reconnecting is pointless. */
 export const SIGNED_OUT_CLOSE = 4401;
+/** What a player may report another for (moderation): their name, or their play or conduct. */
+export const REPORT_REASONS = ['name', 'player'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+/** What an operator may do to a player; each is logged (operator_actions). */
+export const OPERATOR_ACTIONS = ['rename', 'hide-name', 'ban', 'unban', 'dismiss-reports'] as const;
+export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
+/** Reports one player may file in REPORT_WINDOW_SECONDS. */
+export const REPORT_LIMIT = 10;
+export const REPORT_WINDOW_SECONDS = 3600;
+/** The websocket close code a banned player's sockets get (4000-4999 are the application's); a reconnect is refused with 403 banned. */
+export const BANNED_CLOSE_CODE = 4003;

@@ -58,6 +58,8 @@ if (builds('server')) {
   // Plain JavaScript beside the sources (a worker thread's script, say) ships as it is.
   for (const file of sources.flatMap((dir) => filesIn(dir, /\.(mjs|cjs|js)$/))) cpSync(file, join(app, relative(root, file)));
   cpSync(join(root, 'migrations'), join(app, 'migrations'), { recursive: true });
+  // The default refused-words list (server/refused-names.ts), read beside the server.
+  cpSync(join(root, 'deploy', 'refused-names.txt'), join(app, 'deploy', 'refused-names.txt'));
   for (const file of ['package.json', 'package-lock.json']) cpSync(join(root, file), join(app, file));
 }
 

@@ -61,7 +61,7 @@ export class AnalysisService {
   private readonly queue: number[] = [];
   private readonly queued = new Set<number>();
   private worker: Worker | null = null;
-  private running: { gameId: number; job: number; startedAt: number; cancelTimeout: () => void } | null = null;
+  private running: { gameId: number; job: number; startedAt: number; cancelTimeout: () => void; playerId?: number } | null = null;
   /** Told each finished job's outcome and time in seconds (the metrics' solve time). */
   onSolved: (status: AnalysisRow['status'], seconds: number) => void = () => {};
   private jobs = 0;
@@ -75,7 +75,7 @@ export class AnalysisService {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly rules: AnalysisRules,
-    events: DomainEvents,
+    private readonly events: DomainEvents,
   ) {
     // A race's games are public once it finished; any other game once its seed is (a daily attempt after its day).
     events.on('race-finished', ({ standings }) => standings.forEach(({ gameId }) => this.enqueue(gameId)));
@@ -103,7 +103,7 @@ export class AnalysisService {
   }
 
   /** The stored analysis of game `id`, `pending` while it is being made; refused before the game's seed is public. */
-  async answer(id: number): Promise<AnalysisAnswer> {
+  async answer(id: number): Promise<Omit<AnalysisAnswer, 'fairPlay'>> {
     const hidden = await this.replays.whyHidden(id);
     if (hidden !== null) throw new Refusal('analysis-hidden', `the analysis of game ${id} shows its later layouts, so it waits: ${hidden.words}`, { params: hidden.params });
     const row = await this.store.byGame(id);
@@ -167,6 +167,7 @@ export class AnalysisService {
   private send(job: number, game: LiveGame | undefined): void {
     if (this.running?.job !== job) return;
     if (!game) return this.failed(job, 'the game is gone');
+    this.running.playerId = game.playerId;
     const record = makeRecord({ variant: game.variant, seed: game.seed, deals: game.deals.map(storedLayout), actions: game.actions });
     const message: AnalysisJob = { job, record, redealSeed: redealSeedOf(game), nodes: this.rules.nodes, ms: this.rules.solveMs };
     this.workerOf().postMessage(message);
@@ -217,8 +218,13 @@ export class AnalysisService {
     this.onSolved(result.status, (performance.now() - running.startedAt) / 1000);
     // Not stored: the game stays pending and is queued again when next asked for.
     const notStored = (error: unknown) => this.log.warn({ err: error, gameId: running.gameId }, 'cannot store an analysis');
+    // Announced once stored: fair play (fair-play.ts) measures the game from it.
+    const { analysis } = result;
+    const announce = () => {
+      if (analysis !== null && running.playerId !== undefined) this.events.emit({ type: 'game-analysed', gameId: running.gameId, playerId: running.playerId, analysis });
+    };
     try {
-      const stored = this.store.store({ gameId: running.gameId, ...result, createdAt: this.clock.now() });
+      const stored = after(this.store.store({ gameId: running.gameId, ...result, createdAt: this.clock.now() }), announce);
       if (stored instanceof Promise) stored.catch(notStored);
     } catch (error) {
       notStored(error);

@@ -16,6 +16,8 @@ import schedulerPlugin, { DEFAULT_TIMER_LEASE, type TimerLease } from './plugins
 import clientPlugin from './plugins/client.js';
 import compressionPlugin from './plugins/compression.js';
 import metricsPlugin from './plugins/metrics.js';
+import moderationPlugin from './plugins/moderation.js';
+import { DEFAULT_REFUSED_NAMES_FILE, loadRefusedNames } from './refused-names.js';
 import backupsPlugin, { type BackupRules } from './plugins/backups.js';
 import dailyPlugin from './plugins/daily.js';
 import dbPlugin from './plugins/db.js';
@@ -88,6 +90,10 @@ export interface AppOptions {
   pruning?: Partial<PruningRules>;
   /** `Authorization: Bearer TOKEN` reads `/metrics` (Prometheus text); unset: no /metrics route. */
   metricsToken?: string | undefined;
+  /** `Authorization: Bearer TOKEN` opens the operator routes (moderation); unset: they refuse everyone. */
+  adminToken?: string | undefined;
+  /** The refused-words list names are checked against (refused-names.ts); DEFAULT_REFUSED_NAMES_FILE by default. */
+  refusedNamesFile?: string;
   /** Scheduled online backups of the SQLite database (plugins/backups.ts); none by default. */
   backups?: BackupRules;
   /** The background solver's limits and worker (analyses.ts); DEFAULT_ANALYSIS_RULES by default. */
@@ -153,7 +159,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(schedulerPlugin, { ...(options.redisUrl !== undefined && { redisUrl: options.redisUrl }), lease: { ...DEFAULT_TIMER_LEASE, ...options.timerLease } });
   await app.register(transportPlugin, { ...(options.presence && { presence: options.presence }) });
   if (options.rateLimits !== false) await app.register(rateLimitsPlugin, { limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits } });
-  await app.register(playersPlugin, { publicOrigin: options.publicOrigin });
+  const refusedNames = loadRefusedNames(options.refusedNamesFile ?? DEFAULT_REFUSED_NAMES_FILE);
+  await app.register(playersPlugin, { publicOrigin: options.publicOrigin, refusedNames });
   await app.register(passkeysPlugin, { publicOrigin: options.publicOrigin, rpId: options.passkeyRpId });
   await app.register(gamesPlugin);
   await app.register(racesPlugin, {
@@ -168,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(replaysPlugin);
   await app.register(ghostsPlugin);
   await app.register(analysesPlugin, { rules: { ...DEFAULT_ANALYSIS_RULES, ...options.analysis } });
+  await app.register(moderationPlugin, { adminToken: options.adminToken, refusedNames });
   await app.register(wsPlugin, { limits: { ...DEFAULT_SOCKET_LIMITS, ...options.socketLimits } });
   await app.register(healthPlugin);
   if (options.backups !== undefined && options.databaseUrl === undefined && options.dataDir !== ':memory:') await app.register(backupsPlugin, options.backups);

@@ -5,7 +5,7 @@
  * stream is in-process: with several instances, the instance whose write made the change emits
  * (a conditional write tells it so), so every event is emitted once across the deployment.
  */
-import type { EndState, GameKind, PlayerView, StandingView } from '../contract/index.js';
+import type { EndState, GameAnalysis, GameKind, PlayerView, StandingView } from '../contract/index.js';
 import type { VariantId } from '../shared/index.js';
 
 /** Every event by its type, with what it carries. */
@@ -41,6 +41,16 @@ export interface DomainEventMap {
   'device-signed-out': { readonly playerId: number; readonly deviceId: number };
   /** A day's daily deal closed (00:00 UTC): its seed and its attempts are public now. */
   'daily-closed': { readonly day: string };
+  /** A game's analysis was stored (analyses.ts): fair play measures the game from it. */
+  'game-analysed': { readonly gameId: number; readonly playerId: number; readonly analysis: GameAnalysis };
+  /**
+   * An operator banned a player (moderation.ts): their identity is refused, their sockets are
+   * closed on every instance and their lobby seats freed; the quick-race pool drops them, and
+   * ratings are recomputed without them.
+   */
+  'player-banned': { readonly playerId: number; readonly at: number };
+  /** An operator lifted a player's ban: their results are back on the boards (and in ratings). */
+  'player-unbanned': { readonly playerId: number; readonly at: number };
 }
 
 export type DomainEventType = keyof DomainEventMap;

@@ -84,6 +84,11 @@ export class Hub implements Transport {
     return this.byPlayer.keys();
   }
 
+  /** Closes a player's sockets here (a ban): `code` and `reason` tell the client why. */
+  closePlayer(playerId: number, code: number, reason: string): void {
+    for (const peer of this.byPlayer.get(playerId) ?? []) peer.socket.close(code, reason);
+  }
+
   toPlayer(playerId: number, message: ServerMessage): void {
     this.sendAll(this.byPlayer.get(playerId), message);
   }

@@ -79,6 +79,15 @@ if (metricsToken !== undefined && metricsToken.length < 16) {
   process.exit(2);
 }
 
+// Set: the operator routes (/api/operator/…) answer to `Authorization: Bearer ADMIN_TOKEN`; unset: they refuse everyone.
+const adminToken = process.env.ADMIN_TOKEN || undefined;
+if (adminToken !== undefined && adminToken.length < 16) {
+  console.error('ADMIN_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 16`)');
+  process.exit(2);
+}
+// The refused-words list names are checked against; unset: deploy/refused-names.txt.
+const refusedNamesFile = process.env.REFUSED_NAMES_FILE ? resolve(process.env.REFUSED_NAMES_FILE) : undefined;
+
 // Off only for load and chaos tests, where every robot shares one address: sizes stay enforced.
 const unlimited = process.env.RATE_LIMITS === 'off';
 
@@ -145,6 +154,8 @@ const options: AppOptions = {
   pruning,
   clientDir,
   metricsToken,
+  adminToken,
+  ...(refusedNamesFile !== undefined && { refusedNamesFile }),
   ...(backups !== undefined && { backups }),
   ...(unlimited && { rateLimits: false, socketLimits: { burst: 1_000_000, perSecond: 1_000_000 } }),
 };

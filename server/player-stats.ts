@@ -65,9 +65,11 @@ export function dailyStreak(days: readonly string[], today: string): { current: 
 export interface RecordSources {
   readonly seriesOf: (playerId: number) => Pending<PlayerStats['series']>;
   readonly ratingsOf: (playerId: number) => Pending<ReadonlyMap<VariantId, RatingView>>;
+  /** Their accuracy and move times (fair-play.ts). */
+  readonly fairPlayOf: (playerId: number) => Pending<PlayerStats['fairPlay']>;
 }
 
-export async function playerStats(store: PlayerStore, playerId: number, { seriesOf, ratingsOf }: RecordSources, today: string): Promise<PlayerStats> {
+export async function playerStats(store: PlayerStore, playerId: number, { seriesOf, ratingsOf, fairPlayOf }: RecordSources, today: string): Promise<PlayerStats> {
   const player = await store.byId(playerId);
   if (!player) throw new Refusal('unknown-player', `there is no player ${playerId}`, { field: 'id', params: { player: playerId } });
   const rows = await store.finishedGames(playerId);
@@ -78,5 +80,5 @@ export async function playerStats(store: PlayerStore, playerId: number, { series
     elapsedMs: (row.finishedAt ?? row.startedAt) - row.startedAt,
   }));
   const days = rows.flatMap((row) => (row.day === null ? [] : [row.day]));
-  return { player, variants: variantStats(finished, await ratingsOf(playerId)), daily: dailyStreak(days, today), series: await seriesOf(playerId) };
+  return { player, variants: variantStats(finished, await ratingsOf(playerId)), daily: dailyStreak(days, today), series: await seriesOf(playerId), fairPlay: await fairPlayOf(playerId) };
 }

@@ -7,8 +7,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { DeviceView, PlayerView } from '../contract/index.js';
 import type { Clock } from './clock.js';
+import { Refusal } from './errors.js';
 import type { DomainEvents } from './events.js';
 import { after, type Pending } from './ports.js';
+import { refuseName, type RefusedRule } from './refused-names.js';
 import type { IdentityStore, NewDevice, PlayerStore, SignedIn } from './stores.js';
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -28,10 +30,12 @@ export class PlayerService {
     private readonly identities: IdentityStore,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
+    private readonly refusedNames: readonly RefusedRule[],
   ) {}
 
-  /** A new identity and its first device's token, the only time the token is seen in clear. */
+  /** A new identity and its first device's token, the only time the token is seen in clear; a name of the refused-words list is refused. */
   create(name: string, deviceName: string): Pending<{ player: PlayerView; token: string }> {
+    refuseName(this.refusedNames, name);
     const { token, device } = newDevice(deviceName);
     return after(this.store.create(name, device, this.clock.now()), ({ player }) => {
       this.events.emit({ type: 'player-created', player });
@@ -39,9 +43,10 @@ export class PlayerService {
     });
   }
 
-  /** The player and device owning `token` while it is signed in, or undefined. */
+  /** The player and device owning `token` while it is signed in, or undefined; a banned identity is refused (moderation.ts). */
   byToken(token: string): Pending<SignedIn | undefined> {
     return after(this.identities.byTokenHash(hashToken(token)), (signedIn) => {
+      if (signedIn?.bannedAt != null) throw new Refusal('banned', 'an operator has banned this identity', { params: { player: signedIn.player.id } });
       const now = this.clock.now();
       if (signedIn && now - signedIn.lastSeenAt >= SEEN_EVERY_MS) return after(this.identities.seen(signedIn.deviceId, now), () => signedIn);
       return signedIn;
@@ -50,6 +55,7 @@ export class PlayerService {
 
   /** A new name for the same identity: its games, series and ratings stay its own. */
   rename(playerId: number, name: string): Pending<PlayerView | undefined> {
+    refuseName(this.refusedNames, name);
     return this.store.rename(playerId, name);
   }
 

@@ -21,6 +21,7 @@ const VIEWS: { readonly [N in RouteName]: () => Promise<{ default: Component<Par
   ratings: () => import('./views/RatingsPage.svelte'),
   rules: () => import('./views/RulesPage.svelte'),
   openRecord: () => import('./views/OpenRecord.svelte'),
+  operator: () => import('./views/OperatorPage.svelte'),
 };
 
 /** The view of route `name`, for props read from a path (`matchRoute`). */

@@ -37,7 +37,8 @@ export function dailyStore({ db, t: { currentGameRow, dailyTallies, games, playe
   const finished = tallied();
   const rankKeysBetween = attempts(gte(games.rankKey, raw.placeholder('from')), lt(games.rankKey, rankKey));
   const tiedBefore = attempts(eq(games.rankKey, rankKey), raw`${games.id} < ${raw.placeholder('gameId')}`);
-  const playing = attempts(raw`${games.rankKey} is null`);
+  // A banned player's results have no rank key while the ban lasts (unlisted_rank_key holds it): not playing either.
+  const playing = attempts(raw`${games.rankKey} is null`, raw`${games.unlistedRankKey} is null`);
   const seed = prepare(db.select({ seed: games.seed }).from(games).where(eq(games.day, day)).limit(1));
   const attempt = prepare(db.select(currentGameRow).from(games).where(and(eq(games.playerId, raw.placeholder('playerId')), eq(games.day, day))));
 

@@ -27,8 +27,10 @@ export function gameRowColumns<Games extends GamesTable>(games: Games, actions: 
   const lastCards = sql`(select ${actions.foundations} from ${actions} where ${actions.gameId} = ${games.id} order by ${actions.index} desc limit 1)`;
   const lastIndex = sql`(select max(${actions.index}) from ${actions} where ${actions.gameId} = ${games.id})`;
   const lastDeal = sql`(select max(${deals.k}) from ${deals} where ${deals.gameId} = ${games.id})`;
+  // A banned player's rank key kept aside (moderation) is the store's business, not the row's.
+  const { unlistedRankKey: _unlisted, ...columns } = getTableColumns(games);
   return {
-    ...getTableColumns(games),
+    ...columns,
     foundations: sql<number>`case when ${playing} then coalesce(${lastCards}, ${games.foundations}) else ${games.foundations} end`,
     redealsUsed: sql<number>`case when ${playing} then coalesce(${lastDeal}, 0) else ${games.redealsUsed} end`,
     moves: sql<number>`case when ${playing} then coalesce(${lastIndex} + 1, 0) else ${games.moves} end`,

@@ -15,12 +15,12 @@ export function identityStore({ db, t: { devices, deviceLinks, passkeys, passkey
       after(
         one(
           db
-            .select({ id: players.id, name: players.name, deviceId: devices.id, lastSeenAt: devices.lastSeenAt })
+            .select({ id: players.id, name: players.name, bannedAt: players.bannedAt, deviceId: devices.id, lastSeenAt: devices.lastSeenAt })
             .from(devices)
             .innerJoin(players, eq(players.id, devices.playerId))
             .where(and(eq(devices.tokenHash, tokenHash), isNull(devices.signedOutAt))),
         ),
-        (row) => row && { player: { id: row.id, name: row.name }, deviceId: row.deviceId, lastSeenAt: row.lastSeenAt },
+        (row) => row && { player: { id: row.id, name: row.name }, deviceId: row.deviceId, lastSeenAt: row.lastSeenAt, bannedAt: row.bannedAt },
       ),
     addDevice: (playerId, device, at) =>
       after(theRow(one(db.insert(devices).values({ ...device, playerId, createdAt: at, lastSeenAt: at }).returning({ id: devices.id }))), (row) => row.id),

@@ -4,13 +4,15 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { VARIANT_IDS } from '../../shared/index.js';
 import type { GameAnalysis } from '../../contract/http.js';
-import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../contract/vocabulary.js';
+import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, OPERATOR_ACTIONS, RACE_STATES, REMATCH_ANSWERS, REPORT_REASONS, STORED_ANALYSIS_STATES } from '../../contract/vocabulary.js';
 import { gameRowColumns } from './game-columns.js';
 
 export const players = sqliteTable('players', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull(),
   createdAt: integer('created_at').notNull(),
+  /** When an operator banned the identity (moderation.ts); null while it may play. */
+  bannedAt: integer('banned_at'),
 }, (table) => [
   // Pruning looks for old identities (pruning.ts).
   index('players_created').on(table.createdAt),
@@ -168,6 +170,8 @@ export const games = sqliteTable('games', {
    * game redealt from, so the same cards deal the same layouts; null: the seed's own (a race's).
    */
   redealFrom: integer('redeal_from'),
+  /** A banned player's daily result, kept here while its rank_key is null (off the board and its tallies) and put back when the ban is lifted. */
+  unlistedRankKey: integer('unlisted_rank_key'),
 }, (table) => [
   uniqueIndex('games_race_player').on(table.raceId, table.playerId),
   // One daily game per player and day (day is null, hence never equal, for other kinds).
@@ -274,3 +278,46 @@ export const ratingChanges = sqliteTable('rating_changes', {
   // A player's history in order (the chart).
   index('rating_changes_player').on(table.playerId, table.at),
 ]);
+/** A player's report of another's name or conduct (moderation.ts): one per reporter and target. */
+export const reports = sqliteTable('reports', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  /** Not a foreign key: pruning may delete a reporter who never played; the report stays. */
+  reporterId: integer('reporter_id').notNull(),
+  targetId: integer('target_id').notNull().references(() => players.id),
+  reason: text('reason', { enum: REPORT_REASONS }).notNull(),
+  createdAt: integer('created_at').notNull(),
+  /** When an operator acted on the target or dismissed its reports; null while open. */
+  resolvedAt: integer('resolved_at'),
+}, (table) => [
+  uniqueIndex('reports_reporter_target').on(table.reporterId, table.targetId),
+  // Open reports by target (the operator page), and a reporter's recent reports (the rate limit).
+  index('reports_target').on(table.targetId, table.resolvedAt),
+  index('reports_reporter_created').on(table.reporterId, table.createdAt),
+]);
+
+/** Every operator action: who (the name the operator gave), what, on whom, when. */
+export const operatorActions = sqliteTable('operator_actions', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  operator: text('operator').notNull(),
+  action: text('action', { enum: OPERATOR_ACTIONS }).notNull(),
+  targetId: integer('target_id').notNull(),
+  /** The action's particulars (the old and new name), as JSON. */
+  detail: text('detail', { mode: 'json' }).$type<Record<string, string>>().notNull(),
+  at: integer('at').notNull(),
+});
+
+/**
+ * A game's fair-play figures (fair-play.ts), stored with its analysis: how many of its moves kept
+ * the deal's best reachable count, and its move times.
+ */
+export const gameFairPlay = sqliteTable('game_fair_play', {
+  gameId: integer('game_id').primaryKey().references(() => games.id),
+  playerId: integer('player_id').notNull(),
+  /** Moves the analysis could judge (exact before and after, within one deal), and of those the ones that kept the best count. */
+  judged: integer('judged').notNull(),
+  kept: integer('kept').notNull(),
+  /** Median and median absolute deviation of the times between moves, ms; null under two moves. */
+  medianMs: integer('median_ms'),
+  spreadMs: integer('spread_ms'),
+  createdAt: integer('created_at').notNull(),
+}, (table) => [index('game_fair_play_player').on(table.playerId)]);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, max, sql as raw } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, max, sql as raw } from 'drizzle-orm';
 import type { SeriesStore } from '../stores.js';
 import { done, type Sql } from './sql.js';
 
@@ -23,7 +23,8 @@ export function seriesStore({ db, t: { currentGameRow, games, players, series },
     create: (row) => done(run(db.insert(series).values(row))),
     standings: (seriesId) => {
       const perPlayer = tallies({ id: players.id, name: players.name }).innerJoin(players, eq(players.id, games.playerId));
-      return all(perPlayer.where(eq(games.seriesId, seriesId)).groupBy(players.id).orderBy(desc(tally.wins), desc(tally.cards), asc(players.id)));
+      // A banned player leaves the board while the ban lasts (moderation.ts); their games stay stored.
+      return all(perPlayer.where(and(eq(games.seriesId, seriesId), isNull(players.bannedAt))).groupBy(players.id).orderBy(desc(tally.wins), desc(tally.cards), asc(players.id)));
     },
     // Read from the games_series_player_deal index.
     gamesOf: (seriesId, playerId) =>

@@ -2,11 +2,13 @@ import type { MoveWrite, Pending } from '../ports.js';
 import type { Storage } from '../stores.js';
 import { analysisStore } from './analysis-store.js';
 import { dailyStore } from './daily-store.js';
+import { fairPlayStore } from './fair-play-store.js';
 import { deadlineStore, gameStore } from './game-store.js';
 import { ghostStore } from './ghost-store.js';
 import { GroupCommit } from './group-commit.js';
 import { closeDatabase, sqliteSql, storageReady, type Db } from './index.js';
 import { identityStore } from './identity-store.js';
+import { moderationStore } from './moderation-store.js';
 import { playerStore } from './player-store.js';
 import { raceStore } from './race-store.js';
 import { ratingStore } from './rating-store.js';
@@ -29,6 +31,8 @@ export function stores(sql: Sql, appendMove: (move: MoveWrite) => Pending<void>)
     analyses: analysisStore(sql),
     ratings: ratingStore(sql),
     ghosts: ghostStore(sql),
+    moderation: moderationStore(sql),
+    fairPlay: fairPlayStore(sql),
     failure: (error) => sql.failure(error),
   };
 }

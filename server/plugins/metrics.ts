@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
+import { bearerCheck } from '../bearer.js';
 import { Refusal } from '../errors.js';
 import { Metrics, type MetricReadings } from '../metrics.js';
 
@@ -18,8 +18,6 @@ export interface MetricsOptions {
   /** `Authorization: Bearer TOKEN` reads /metrics; undefined: no /metrics route at all. */
   token: string | undefined;
 }
-
-const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
  * Prometheus text at `/metrics` for whoever holds METRICS_TOKEN (compared in constant time);
@@ -42,10 +40,9 @@ export default fp<MetricsOptions>(
     });
     if (token === undefined) return;
 
-    const expected = digest(`Bearer ${token}`);
+    const authorised = bearerCheck(token);
     app.get('/metrics', { schema: { hide: true }, config: { operatorToken: true } }, async (request, reply) => {
-      const given = request.headers.authorization;
-      if (given === undefined || !timingSafeEqual(digest(given), expected)) {
+      if (!authorised(request.headers.authorization)) {
         throw new Refusal('unauthorized', 'metrics need Authorization: Bearer METRICS_TOKEN');
       }
       reply.header('cache-control', 'no-store').type(metrics.registry.contentType);

@@ -6,6 +6,7 @@ import { deviceName } from '../device-name.js';
 import { Refusal } from '../errors.js';
 import { serve } from '../http.js';
 import { PlayerService } from '../players.js';
+import type { RefusedRule } from '../refused-names.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,12 +35,12 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{1,128})$/;
 
 /**
  * Players over HTTP (players.ts, device-links.ts): a name gets a token; every request's token
- * names its player and device (a signed-out device's is a 401); renaming, the player's devices
+ * names its player and device (a signed-out device's is a 401, a banned identity's a 403); a name on the refused-words list is refused; renaming, the player's devices
  * and the one-time links that sign another device in.
  */
-export default fp<{ publicOrigin?: string | undefined }>(
-  async (app, { publicOrigin }) => {
-    const players = new PlayerService(app.storage.players, app.storage.identities, app.clock, app.events);
+export default fp<{ publicOrigin?: string | undefined; refusedNames: readonly RefusedRule[] }>(
+  async (app, { publicOrigin, refusedNames }) => {
+    const players = new PlayerService(app.storage.players, app.storage.identities, app.clock, app.events, refusedNames);
     const links = new DeviceLinks(app.storage.identities, app.clock);
     app.decorate('players', players);
     app.decorateRequest('player', null);

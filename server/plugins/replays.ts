@@ -32,6 +32,7 @@ export default fp(
       stats: await playerStats(app.storage.players, request.params.id, {
         seriesOf: (playerId) => seriesOfPlayer(app.storage.series, playerId),
         ratingsOf: (playerId) => app.ratings.ratingsOf(playerId),
+        fairPlayOf: (playerId) => app.storage.fairPlay.ofPlayer(playerId),
       }, dayOf(app.clock.now())),
     }));
 

@@ -138,7 +138,7 @@ describe('game analyses', () => {
     const pending = await api(app, 'GET', `/api/games/${gameA.gameId}/analysis`);
     expect(pending.body).toMatchObject({ status: 'pending', analysis: null });
     const answer = await settled(app, gameA.gameId);
-    expect(answer).toEqual({ gameId: gameA.gameId, status: 'unavailable', reason: 'the solve took longer than 300 ms', analysis: null });
+    expect(answer).toEqual({ gameId: gameA.gameId, status: 'unavailable', reason: 'the solve took longer than 300 ms', analysis: null, fairPlay: null });
     expect((await api(app, 'GET', `/api/races/${race.code}`)).status).toBe(200);
     expect((await api(app, 'GET', `/api/games/${gameA.gameId}/record`)).status).toBe(200);
   });

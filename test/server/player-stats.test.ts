@@ -46,7 +46,7 @@ describe('GET /api/players/:id/stats', () => {
     const { app } = server;
     const [ana, bob] = [await createPlayer(app, 'Ana'), await createPlayer(app, 'Bob')];
     const stats = async (id: number) => (await api(app, 'GET', `/api/players/${id}/stats`)).body.stats as PlayerStats;
-    expect(await stats(ana.id)).toEqual({ player: { id: ana.id, name: 'Ana' }, variants: [], daily: { current: 0, best: 0 }, series: [] });
+    expect(await stats(ana.id)).toEqual({ player: { id: ana.id, name: 'Ana' }, variants: [], daily: { current: 0, best: 0 }, series: [], fairPlay: { games: 0, accuracy: null, medianMs: null } });
 
     // A race Ana resigns with a few cards home.
     const race = await createRace(app, ana, { seats: 2 });

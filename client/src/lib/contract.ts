@@ -8,3 +8,4 @@ export type * from '../../../contract/views.js';
 export type * from '../../../contract/socket.js';
 export type * from '../../../contract/http.js';
 export type * from '../../../contract/identity.js';
+export type * from '../../../contract/moderation.js';

@@ -79,6 +79,8 @@ export const ROUTES = {
   ratings: route({ path: '/ratings/:variant?', title: () => t('title.ratings') }),
   rules: route({ path: '/rules', title: () => t('title.rules') }),
   openRecord: route({ path: '/replay', title: () => t('title.open-record'), section: 'record', board: 'view' }),
+  /** The operator page (ADMIN_TOKEN): reports, fair-play outliers, bans, the action log. */
+  operator: route({ path: '/operator', title: () => t('title.operator') }),
 };
 export type RouteName = keyof typeof ROUTES;
 export type PathOf<N extends RouteName> = (typeof ROUTES)[N]['path'];

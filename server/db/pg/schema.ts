@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { VARIANT_IDS } from '../../../shared/index.js';
 import type { GameAnalysis } from '../../../contract/http.js';
-import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../../contract/vocabulary.js';
+import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, OPERATOR_ACTIONS, RACE_STATES, REMATCH_ANSWERS, REPORT_REASONS, STORED_ANALYSIS_STATES } from '../../../contract/vocabulary.js';
 import { gameRowColumns } from '../game-columns.js';
 
 const millis = (name: string) => bigint(name, { mode: 'number' });
@@ -16,6 +16,7 @@ export const players = pgTable('players', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   name: text('name').notNull(),
   createdAt: millis('created_at').notNull(),
+  bannedAt: millis('banned_at'),
 }, (table) => [
   index('players_created').on(table.createdAt),
 ]);
@@ -128,6 +129,7 @@ export const games = pgTable('games', {
    * game redealt from, so the same cards deal the same layouts; null: the seed's own (a race's).
    */
   redealFrom: integer('redeal_from'),
+  unlistedRankKey: millis('unlisted_rank_key'),
 }, (table) => [
   uniqueIndex('games_race_player').on(table.raceId, table.playerId),
   // One daily game per player and day (nulls are distinct, as in SQLite: other kinds never collide).
@@ -211,3 +213,35 @@ export const ratingChanges = pgTable('rating_changes', {
   primaryKey({ columns: [table.raceId, table.playerId] }),
   index('rating_changes_player').on(table.playerId, table.at),
 ]);
+export const reports = pgTable('reports', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  reporterId: integer('reporter_id').notNull(),
+  targetId: integer('target_id').notNull().references(() => players.id),
+  reason: text('reason', { enum: REPORT_REASONS }).notNull(),
+  createdAt: millis('created_at').notNull(),
+  resolvedAt: millis('resolved_at'),
+}, (table) => [
+  uniqueIndex('reports_reporter_target').on(table.reporterId, table.targetId),
+  index('reports_target').on(table.targetId, table.resolvedAt),
+  index('reports_reporter_created').on(table.reporterId, table.createdAt),
+]);
+
+/** The detail a jsonb document. */
+export const operatorActions = pgTable('operator_actions', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  operator: text('operator').notNull(),
+  action: text('action', { enum: OPERATOR_ACTIONS }).notNull(),
+  targetId: integer('target_id').notNull(),
+  detail: jsonb('detail').$type<Record<string, string>>().notNull(),
+  at: millis('at').notNull(),
+});
+
+export const gameFairPlay = pgTable('game_fair_play', {
+  gameId: integer('game_id').primaryKey().references(() => games.id),
+  playerId: integer('player_id').notNull(),
+  judged: integer('judged').notNull(),
+  kept: integer('kept').notNull(),
+  medianMs: integer('median_ms'),
+  spreadMs: integer('spread_ms'),
+  createdAt: millis('created_at').notNull(),
+}, (table) => [index('game_fair_play_player').on(table.playerId)]);

@@ -9,7 +9,7 @@ describe.each(DATABASES)('PlayerStore on %s', (_name, open) => {
     const { players, identities } = storage();
     const { player: ana, deviceId } = await players.create('Ana', { tokenHash: 'token-ana', name: 'Safari, iOS' }, 10_000);
     expect(ana).toEqual({ id: expect.any(Number), name: 'Ana' });
-    expect(await identities.byTokenHash('token-ana')).toEqual({ player: ana, deviceId, lastSeenAt: 10_000 });
+    expect(await identities.byTokenHash('token-ana')).toEqual({ player: ana, deviceId, lastSeenAt: 10_000, bannedAt: null });
     expect(await identities.devices(ana.id)).toEqual([{ id: deviceId, name: 'Safari, iOS', createdAt: 10_000, lastSeenAt: 10_000 }]);
     expect(await players.byId(ana.id)).toEqual(ana);
     expect(await identities.byTokenHash('token-nobody')).toBeUndefined();
