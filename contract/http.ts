@@ -22,6 +22,7 @@ import {
   TIME_LIMIT_MIN_SECONDS,
 } from './vocabulary.js';
 import { gameId, gameSnapshot, gameState, playerView, raceCode, raceView, seriesCode, standingView, variantId } from './views.js';
+import { lobbyAnswer, poolAnswer, poolJoinBody } from './lobby.js';
 
 // ---------------------------------------------------------------- requests
 
@@ -45,6 +46,8 @@ export const createRaceBody = z.strictObject({
   seats: z.number().int().min(MIN_SEATS).max(MAX_SEATS).default(MAX_SEATS),
   /** Null or absent: no limit (a variant where play can cycle gets one anyway). */
   timeLimitSeconds: z.number().int().min(TIME_LIMIT_MIN_SECONDS).max(TIME_LIMIT_MAX_SECONDS).nullable().default(null),
+  /** True: listed in the public lobby ("open to anyone"); false (the default): reached by its link only. */
+  listed: z.boolean().default(false),
 });
 export type CreatePlayerBody = z.input<typeof createPlayerBody>;
 export type CreateRaceBody = z.input<typeof createRaceBody>;
@@ -441,6 +444,10 @@ export const ROUTE_SCHEMAS = {
   cancelRace: { params: raceCodeParams, response: { 200: raceAnswer } },
   answerRematch: { params: raceCodeParams, body: rematchBody, response: { 200: raceAnswer } },
   raceReplay: { params: raceCodeParams, response: { 200: raceReplayAnswer } },
+  lobby: { response: { 200: lobbyAnswer } },
+  pool: { response: { 200: poolAnswer } },
+  joinPool: { body: poolJoinBody, response: { 200: poolAnswer } },
+  leavePool: { response: { 200: poolAnswer } },
   createSeries: { body: createSeriesBody, response: { 201: seriesAnswer } },
   series: { params: seriesParams, response: { 200: seriesAnswer } },
   dealSeries: { params: seriesDealParams, response: { 200: seriesDealAnswer, 201: seriesDealAnswer } },

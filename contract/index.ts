@@ -9,3 +9,5 @@ export * from './views.js';
 export * from './socket.js';
 export * from './http.js';
 export * from './pages.js';
+export * from './tag.js';
+export * from './lobby.js';

@@ -24,6 +24,7 @@ import gamesPlugin from './plugins/games.js';
 import healthPlugin from './plugins/health.js';
 import openapiPlugin from './plugins/openapi.js';
 import playersPlugin from './plugins/players.js';
+import poolPlugin, { DEFAULT_POOL_OPTIONS, type PoolOptions } from './plugins/pool.js';
 import pruningPlugin from './plugins/pruning.js';
 import racesPlugin from './plugins/races.js';
 import rateLimitsPlugin, { DEFAULT_RATE_LIMITS, type RateLimits } from './plugins/rate-limits.js';
@@ -83,6 +84,8 @@ export interface AppOptions {
   metricsToken?: string | undefined;
   /** Scheduled online backups of the SQLite database (plugins/backups.ts); none by default. */
   backups?: BackupRules;
+  /** The quick-race pool's rules and the lobby's window (plugins/pool.ts); DEFAULT_POOL_OPTIONS by default. */
+  pool?: { rules?: Partial<PoolOptions['rules']>; lobbyWindowMs?: number };
   /** The background solver's limits and worker (analyses.ts); DEFAULT_ANALYSIS_RULES by default. */
   analysis?: Partial<AnalysisRules>;
 }
@@ -153,6 +156,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     progressIntervalMs: options.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
     ...DEFAULT_LIFECYCLE_RULES,
     ...options.lifecycle,
+  });
+  await app.register(poolPlugin, {
+    rules: { ...DEFAULT_POOL_OPTIONS.rules, ...options.pool?.rules },
+    lobbyWindowMs: options.pool?.lobbyWindowMs ?? DEFAULT_POOL_OPTIONS.lobbyWindowMs,
   });
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
   await app.register(seriesPlugin);

@@ -5,6 +5,8 @@ import { dailyStore } from './daily-store.js';
 import { deadlineStore, gameStore } from './game-store.js';
 import { GroupCommit } from './group-commit.js';
 import { closeDatabase, sqliteSql, storageReady, type Db } from './index.js';
+import { lobbyStore } from './lobby-store.js';
+import { poolStore } from './pool-store.js';
 import { playerStore } from './player-store.js';
 import { raceStore } from './race-store.js';
 import { replayStore } from './replay-store.js';
@@ -23,6 +25,8 @@ export function stores(sql: Sql, appendMove: (move: MoveWrite) => Pending<void>)
     replays: replayStore(sql),
     daily: dailyStore(sql),
     analyses: analysisStore(sql),
+    pool: poolStore(sql),
+    lobby: lobbyStore(sql),
     failure: (error) => sql.failure(error),
   };
 }

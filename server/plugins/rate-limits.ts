@@ -18,6 +18,8 @@ export interface RateLimits {
   dailyStart: RateLimit;
   createSeries: RateLimit;
   seriesDeal: RateLimit;
+  /** Joining and leaving the quick-race pool, each. */
+  pool: RateLimit;
   /** Websockets open at once; the frames of each have their own budget (ws.ts). */
   socketsPerAddress: number;
 }
@@ -29,6 +31,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   dailyStart: { max: 30, windowMs: 60_000 },
   createSeries: { max: 30, windowMs: 60_000 },
   seriesDeal: { max: 60, windowMs: 60_000 },
+  pool: { max: 60, windowMs: 60_000 },
   socketsPerAddress: 32,
 };
 
@@ -39,6 +42,8 @@ const LIMITED_ROUTES = {
   startDaily: 'dailyStart',
   createSeries: 'createSeries',
   dealSeries: 'seriesDeal',
+  joinPool: 'pool',
+  leavePool: 'pool',
 } as const satisfies { readonly [name in RouteName]?: keyof RateLimits };
 
 const routeKey = (name: RouteName): string => `${ROUTES[name].method} ${ROUTES[name].path}`;

@@ -4,6 +4,8 @@ export * from '../../../contract/vocabulary.js';
 export * from '../../../contract/day.js';
 export * from '../../../contract/errors.js';
 export * from '../../../contract/routes.js';
+export * from '../../../contract/tag.js';
 export type * from '../../../contract/views.js';
 export type * from '../../../contract/socket.js';
 export type * from '../../../contract/http.js';
+export type * from '../../../contract/lobby.js';

@@ -4,7 +4,7 @@
 // into migrations/pg/. Times are epoch milliseconds in bigint columns read as JavaScript numbers
 // (exact below 2^53), and so are rank keys (standings.ts).
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { VARIANT_IDS } from '../../../shared/index.js';
 import type { GameAnalysis } from '../../../contract/http.js';
 import { CLOSED_REASONS, GAME_KINDS, GAME_STATES, RACE_STATES, REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../../../contract/vocabulary.js';
@@ -37,6 +37,8 @@ export const races = pgTable('races', {
   capAt: millis('cap_at'),
   closedReason: text('closed_reason', { enum: CLOSED_REASONS }),
   rematchOf: integer('rematch_of'),
+  listed: boolean('listed').notNull().default(false),
+  rated: boolean('rated').notNull().default(false),
 }, (table) => [
   index('races_creator').on(table.creatorId),
   index('races_state').on(table.state),
@@ -54,6 +56,16 @@ export const raceEntries = pgTable('race_entries', {
   primaryKey({ columns: [table.raceId, table.playerId] }),
   uniqueIndex('race_entries_seat').on(table.raceId, table.seat),
   index('race_entries_player').on(table.playerId),
+]);
+
+export const poolEntries = pgTable('pool_entries', {
+  playerId: integer('player_id').primaryKey().references(() => players.id),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  rating: integer('rating'),
+  joinedAt: millis('joined_at').notNull(),
+  raceId: integer('race_id').references(() => races.id),
+}, (table) => [
+  index('pool_entries_variant').on(table.variant, table.joinedAt),
 ]);
 
 export const series = pgTable('series', {
