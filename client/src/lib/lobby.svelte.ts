@@ -19,11 +19,26 @@ export class LobbySession {
   notice = $state<PoolNotice>(null);
   connection = $state<ConnectionState>('connecting');
   serverOffset = 0;
-  private readonly socket: Connection;
+  private socket: Connection;
+  /** The token the socket was opened with: the pool seats only players whose socket says who they are. */
+  private token: string | null = identity.token;
   private opened = false;
 
   constructor(private readonly onPaired: (code: string) => void) {
-    this.socket = new Connection(() => routePath('socket', {}, { token: identity.token ?? undefined }), {
+    this.socket = this.connect();
+  }
+
+  /** Opens the socket again as the player now named (a visitor who just chose a name, or another identity). */
+  reidentify(token: string | null): void {
+    if (token === this.token) return;
+    this.token = token;
+    this.socket.close();
+    this.opened = false;
+    this.socket = this.connect();
+  }
+
+  private connect(): Connection {
+    return new Connection(() => routePath('socket', {}, { token: identity.token ?? undefined }), {
       onOpen: () => {
         this.socket.send({ type: 'lobby', on: true });
         if (this.opened || identity.player) void this.refresh(this.opened);
