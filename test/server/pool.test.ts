@@ -158,6 +158,17 @@ describe('the public lobby', () => {
     watcher.send({ type: 'lobby', on: false });
   });
 
+  it('drops a flood of subscriptions past the socket’s frame budget, saying so once', async () => {
+    const s = await server({ socketLimits: { burst: 5, perSecond: 1 } });
+    const flooder = await Client.connect(s.wsBase);
+    clients.push(flooder);
+    for (let i = 0; i < 30; i++) flooder.send({ type: 'lobby', on: true });
+    expect(await flooder.next('error')).toMatchObject({ code: 'rate-limited', params: { limit: 1, seconds: 1 } });
+    await flooder.settle();
+    expect(flooder.messages.filter((message) => message.type === 'lobby').length).toBeLessThanOrEqual(5);
+    expect(flooder.messages.filter((message) => message.type === 'error')).toHaveLength(1);
+  });
+
   it('is read at most once per window however many races change', async () => {
     const s = await server({ countdownMs: 0 }, {});
     const watcher = await Client.connect(s.wsBase);
