@@ -164,8 +164,10 @@ describe('the public lobby', () => {
     clients.push(flooder);
     for (let i = 0; i < 30; i++) flooder.send({ type: 'lobby', on: true });
     expect(await flooder.next('error')).toMatchObject({ code: 'rate-limited', params: { limit: 1, seconds: 1 } });
-    await flooder.settle();
-    expect(flooder.messages.filter((message) => message.type === 'lobby').length).toBeLessThanOrEqual(5);
+    // The five within the budget are answered (one window's tick may add a frame); the rest dropped, told once.
+    const lobbies = () => flooder.messages.filter((message) => message.type === 'lobby').length;
+    await vi.waitFor(() => expect(lobbies()).toBeGreaterThanOrEqual(5));
+    expect(lobbies()).toBeLessThanOrEqual(6);
     expect(flooder.messages.filter((message) => message.type === 'error')).toHaveLength(1);
   });
 
