@@ -57,6 +57,7 @@ export const ERROR_CODES = [
   'cannot-kick-self', // the creator removing themselves (leave instead)
   'race-closed', // joining, starting or cancelling a closed race (the message says why it closed)
   'not-finished', // a rematch or a race replay before the standings
+  'pool-paired', // leaving the quick-race pool once it seated you, or joining it while seated in a live race
   'daily-played', // a second attempt at the day's deal
   'series-deal-played', // asking again for a deal of a series you have finished
   'series-deal-ahead', // asking for a deal of a series past the one you are on
@@ -120,6 +121,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'cannot-kick-self': 409,
   'race-closed': 409,
   'not-finished': 409,
+  'pool-paired': 409,
   'daily-played': 409,
   'series-deal-played': 409,
   'series-deal-ahead': 409,
@@ -257,6 +259,7 @@ export const ERROR_PARAMS = {
   'cannot-kick-self': ['race'],
   'race-closed': ['race', 'reason'],
   'not-finished': ['race'],
+  'pool-paired': ['race'],
   'daily-played': ['day', 'state', 'foundations'],
   'series-deal-played': ['series', 'deal', 'state', 'foundations', 'next'],
   'series-deal-ahead': ['series', 'deal', 'next', 'playing'],

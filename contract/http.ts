@@ -38,6 +38,7 @@ import {
   signedOutAnswer,
 } from './identity.js';
 import { gameId, gameSnapshot, gameState, playerView, progressView, raceCode, raceView, ratingView, seriesCode, standingView, variantId } from './views.js';
+import { lobbyAnswer, poolAnswer, poolJoinBody } from './lobby.js';
 
 // ---------------------------------------------------------------- requests
 
@@ -66,6 +67,8 @@ export const createRaceBody = z.strictObject({
   timeLimitSeconds: z.number().int().min(TIME_LIMIT_MIN_SECONDS).max(TIME_LIMIT_MAX_SECONDS).nullable().default(null),
   /** Whether the result moves the racers' ratings in the variant; not unless asked. */
   rated: z.boolean().default(false),
+  /** True: listed in the public lobby ("open to anyone"); false (the default): reached by its link only. */
+  listed: z.boolean().default(false),
 });
 export type CreatePlayerBody = z.input<typeof createPlayerBody>;
 export type CreateRaceBody = z.input<typeof createRaceBody>;
@@ -541,6 +544,10 @@ export const ROUTE_SCHEMAS = {
   cancelRace: { params: raceCodeParams, response: { 200: raceAnswer } },
   answerRematch: { params: raceCodeParams, body: rematchBody, response: { 200: raceAnswer } },
   raceReplay: { params: raceCodeParams, response: { 200: raceReplayAnswer } },
+  lobby: { response: { 200: lobbyAnswer } },
+  pool: { response: { 200: poolAnswer } },
+  joinPool: { body: poolJoinBody, response: { 200: poolAnswer } },
+  leavePool: { response: { 200: poolAnswer } },
   createSeries: { body: createSeriesBody, response: { 201: seriesAnswer } },
   series: { params: seriesParams, response: { 200: seriesAnswer } },
   dealSeries: { params: seriesDealParams, response: { 200: seriesDealAnswer, 201: seriesDealAnswer } },

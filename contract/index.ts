@@ -11,3 +11,5 @@ export * from './http.js';
 export * from './identity.js';
 export * from './moderation.js';
 export * from './pages.js';
+export * from './tag.js';
+export * from './lobby.js';

@@ -25,6 +25,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, hasErrorParams, type CodedError } from './errors.js';
 import { ACTION_MAX_LENGTH } from './vocabulary.js';
+import { lobbyView, poolStatus } from './lobby.js';
 import { gameId, gameSnapshot, gameStatus, playerView, progressView, raceCode, raceEvent, raceView } from './views.js';
 
 // ---------------------------------------------------------------- client → server
@@ -43,6 +44,8 @@ export const clientMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('resync'), gameId, lastIndex: z.number().int().min(-1) }),
   z.strictObject({ type: z.literal('resign'), gameId }),
   z.strictObject({ type: z.literal('ping') }),
+  /** Subscribes to the public lobby (`on: true`: answered at once with `lobby`, then at most one `lobby` per window) or stops. */
+  z.strictObject({ type: z.literal('lobby'), on: z.boolean() }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessage>;
 /** What a client writes (a code may be lower case; the server normalises it). */
@@ -89,6 +92,10 @@ export const serverMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('game-over'), gameId, status: gameStatus }),
   errorMessage,
   z.object({ type: z.literal('pong'), serverTime: z.number() }),
+  /** The public lobby as it stands: on `lobby {on: true}`, then when it changed, at most once per window. */
+  z.object({ type: z.literal('lobby'), lobby: lobbyView, serverTime: z.number() }),
+  /** This player's place in the quick-race pool, whenever it changes (the count waiting, paired, the ghost offer, put out). */
+  z.object({ type: z.literal('pool'), pool: poolStatus }),
   /** Sent just before the new `race` view when a seat or the race itself changed hands or closed. */
   z.object({ type: z.literal('race-event'), code: z.string(), event: raceEvent }),
 ]);

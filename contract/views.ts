@@ -78,6 +78,10 @@ export const raceView = z.object({
   variant: variantId,
   seats: z.number().int(),
   timeLimitSeconds: z.number().int().nullable(),
+  /** Listed in the public lobby (anyone may join or watch it there); else reached by its link only. */
+  listed: z.boolean(),
+  /** Its result changes its racers' ratings (a quick race). */
+  rated: z.boolean(),
   state: z.enum(RACE_STATES),
   creator: playerView,
   /** Seated players in seat order, each with their presence. */

@@ -42,6 +42,15 @@ export const PRESENCE_STATES = ['online', 'reconnecting', 'gone'] as const;
 export const RACE_EVENT_KINDS = ['left', 'kicked', 'unseated', 'creator-changed', 'cancelled', 'closed', 'abandoned', 'rematch'] as const;
 export type RaceEventKind = (typeof RACE_EVENT_KINDS)[number];
 
+/**
+ * Where a player stands in the quick-race pool: not in it, `waiting`, `paired` (seated in the
+ * race it formed), or put out of it: `expired` (waited the longest a pool keeps anyone) or
+ * `removed` (taken out by the server, a moderator say). A client that was waiting and reads
+ * `none` after a reconnect tells its player the pool they were in is gone.
+ */
+export const POOL_STATES = ['none', 'waiting', 'paired', 'expired', 'removed'] as const;
+export type PoolState = (typeof POOL_STATES)[number];
+
 /** Deals in a series, played in order: the rule sheets' count for a win percentage. */
 export const SERIES_DEALS = 100;
 

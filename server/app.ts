@@ -28,6 +28,7 @@ import healthPlugin from './plugins/health.js';
 import openapiPlugin from './plugins/openapi.js';
 import passkeysPlugin from './plugins/passkeys.js';
 import playersPlugin from './plugins/players.js';
+import poolPlugin, { DEFAULT_POOL_OPTIONS, type PoolOptions } from './plugins/pool.js';
 import pruningPlugin from './plugins/pruning.js';
 import racesPlugin from './plugins/races.js';
 import ratingsPlugin from './plugins/ratings.js';
@@ -96,6 +97,8 @@ export interface AppOptions {
   refusedNamesFile?: string;
   /** Scheduled online backups of the SQLite database (plugins/backups.ts); none by default. */
   backups?: BackupRules;
+  /** The quick-race pool's rules and the lobby's window (plugins/pool.ts); DEFAULT_POOL_OPTIONS by default. */
+  pool?: { rules?: Partial<PoolOptions['rules']>; lobbyWindowMs?: number };
   /** The background solver's limits and worker (analyses.ts); DEFAULT_ANALYSIS_RULES by default. */
   analysis?: Partial<AnalysisRules>;
 }
@@ -170,6 +173,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...options.lifecycle,
   });
   await app.register(ratingsPlugin);
+  await app.register(poolPlugin, {
+    rules: { ...DEFAULT_POOL_OPTIONS.rules, ...options.pool?.rules },
+    lobbyWindowMs: options.pool?.lobbyWindowMs ?? DEFAULT_POOL_OPTIONS.lobbyWindowMs,
+  });
   await app.register(dailyPlugin, { ...(options.dailySecret !== undefined && { secret: options.dailySecret }) });
   await app.register(seriesPlugin);
   await app.register(replaysPlugin);

@@ -79,6 +79,11 @@ export class Hub implements Transport {
     return this.byPlayer.has(playerId);
   }
 
+  /** How many players have a socket open on this instance. */
+  onlineCount(): number {
+    return this.byPlayer.size;
+  }
+
   /** The players with a socket on this instance. */
   connectedPlayers(): IterableIterator<number> {
     return this.byPlayer.keys();

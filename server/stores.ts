@@ -39,6 +39,8 @@ export interface RaceRow {
   readonly closedReason: ClosedReason | null;
   /** The race this one is a rematch of. */
   readonly rematchOf: number | null;
+  /** Shown in the public lobby; else reached by its link only. */
+  readonly listed: boolean;
   /** Whether its result moves its racers' ratings. */
   readonly rated: boolean;
 }
@@ -483,6 +485,58 @@ export interface FairPlayStore {
   outliers(rule: OutlierRule, limit: number): Pending<OutlierRow[]>;
 }
 
+/** A player's entry in the quick-race pool. */
+export interface PoolEntryRow {
+  readonly playerId: number;
+  readonly variant: VariantId;
+  /** Their rating in the variant when they joined; null: none yet (pairs with anyone). */
+  readonly rating: number | null;
+  readonly joinedAt: number;
+  /** The race the pool seated them in, once paired. */
+  readonly raceId: number | null;
+}
+
+export interface PoolStore {
+  /** Puts a player in the pool, waiting: one entry per player, so a second join (another tab, another instance) replaces the first. */
+  join(entry: Omit<PoolEntryRow, 'raceId'>): Pending<void>;
+  entry(playerId: number): Pending<PoolEntryRow | undefined>;
+  /** The entries still waiting (not paired), of one variant or of every one, longest wait first. */
+  waiting(variant?: VariantId): Pending<PoolEntryRow[]>;
+  /** Takes a waiting player out (a paired entry stays); whether they were waiting. */
+  leave(playerId: number): Pending<boolean>;
+  /** Takes a player's entry out whatever it holds; whether there was one. */
+  remove(playerId: number): Pending<boolean>;
+  /**
+   * In one transaction: stores the race, marks the players' entries paired with it and seats them
+   * in the order given, only if every one of them is still waiting (another instance may have
+   * paired one, or they left). The race's id, or undefined when nothing was stored.
+   */
+  form(race: NewRace, playerIds: readonly number[], at: number): Pending<number | undefined>;
+}
+
+/** A listed race and its racers, as the public lobby shows it. */
+export interface ListedRaceRow {
+  readonly id: number;
+  readonly code: string;
+  readonly variant: VariantId;
+  readonly seats: number;
+  readonly timeLimitSeconds: number | null;
+  readonly rated: boolean;
+  readonly state: RaceState;
+  readonly createdAt: number;
+  readonly startsAt: number | null;
+  readonly creatorId: number;
+  /** In seat order. */
+  readonly racers: readonly PlayerView[];
+}
+
+export interface LobbyStore {
+  /** Listed lobbies, countdowns and running races, newest first, with their racers. */
+  listed(limit: number): Pending<ListedRaceRow[]>;
+  /** How many wait in the pool per variant (a variant nobody waits for is left out). */
+  waitingByVariant(): Pending<{ variant: VariantId; count: number }[]>;
+}
+
 /** Everything the service stores, on one database. */
 export interface Storage {
   readonly kind: 'sqlite' | 'postgres';
@@ -499,6 +553,8 @@ export interface Storage {
   readonly ghosts: GhostStore;
   readonly moderation: ModerationStore;
   readonly fairPlay: FairPlayStore;
+  readonly pool: PoolStore;
+  readonly lobby: LobbyStore;
   /** The storage's reason when `error` is a failure to store (remembered for readiness), else undefined. */
   failure(error: unknown): string | undefined;
   /** Whether the database answers and takes writes now. */

@@ -3,7 +3,7 @@ import type { PlayerStore } from '../stores.js';
 import { theRow, wait, type Sql } from './sql.js';
 
 /** Players, on either database. */
-export function playerStore({ db, t: { devices, games, players, raceEntries, races, series }, one, all, run, transaction }: Sql): PlayerStore {
+export function playerStore({ db, t: { devices, games, players, poolEntries, raceEntries, races, series }, one, all, run, transaction }: Sql): PlayerStore {
   const view = { id: players.id, name: players.name };
   return {
     create: (name, device, createdAt) =>
@@ -31,6 +31,7 @@ export function playerStore({ db, t: { devices, games, players, raceEntries, rac
             notExists(db.select({ one: raceEntries.raceId }).from(raceEntries).where(eq(raceEntries.playerId, players.id))),
             notExists(db.select({ one: races.id }).from(races).where(eq(races.creatorId, players.id))),
             notExists(db.select({ one: series.id }).from(series).where(eq(series.creatorId, players.id))),
+            notExists(db.select({ one: poolEntries.playerId }).from(poolEntries).where(eq(poolEntries.playerId, players.id))),
           ),
         ),
       ),

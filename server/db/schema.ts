@@ -93,6 +93,8 @@ export const races = sqliteTable('races', {
   closedReason: text('closed_reason', { enum: CLOSED_REASONS }),
   /** The race this one is a rematch of. */
   rematchOf: integer('rematch_of'),
+  /** Shown in the public lobby ("open to anyone"); unlisted races are reached by their link only. */
+  listed: integer('listed', { mode: 'boolean' }).notNull().default(false),
   /** Whether its result moves its racers' ratings (server/ratings/): its creator's choice, or a quick race. */
   rated: integer('rated', { mode: 'boolean' }).notNull().default(false),
 }, (table) => [
@@ -119,6 +121,22 @@ export const raceEntries = sqliteTable('race_entries', {
   uniqueIndex('race_entries_seat').on(table.raceId, table.seat),
   // A player's seats (pruning, history): the primary key leads with the race.
   index('race_entries_player').on(table.playerId),
+]);
+
+/**
+ * The quick-race pool: one row per waiting player (the key makes a second join, from another tab
+ * or instance, the same entry). `race_id` is set when the pool seated them in a race.
+ */
+export const poolEntries = sqliteTable('pool_entries', {
+  playerId: integer('player_id').primaryKey().references(() => players.id),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  /** Their rating in that variant when they joined (null: none yet, pairs with anyone). */
+  rating: integer('rating'),
+  joinedAt: integer('joined_at').notNull(),
+  raceId: integer('race_id').references(() => races.id),
+}, (table) => [
+  // The waiting players of one variant, oldest first: what each pairing pass reads.
+  index('pool_entries_variant').on(table.variant, table.joinedAt),
 ]);
 
 /** A series: 100 deals in order, deal k dealt from a seed derived from its own (series.ts), for anyone who opens its link. */

@@ -9,6 +9,8 @@ import { GroupCommit } from './group-commit.js';
 import { closeDatabase, sqliteSql, storageReady, type Db } from './index.js';
 import { identityStore } from './identity-store.js';
 import { moderationStore } from './moderation-store.js';
+import { lobbyStore } from './lobby-store.js';
+import { poolStore } from './pool-store.js';
 import { playerStore } from './player-store.js';
 import { raceStore } from './race-store.js';
 import { ratingStore } from './rating-store.js';
@@ -33,6 +35,8 @@ export function stores(sql: Sql, appendMove: (move: MoveWrite) => Pending<void>)
     ghosts: ghostStore(sql),
     moderation: moderationStore(sql),
     fairPlay: fairPlayStore(sql),
+    pool: poolStore(sql),
+    lobby: lobbyStore(sql),
     failure: (error) => sql.failure(error),
   };
 }

@@ -22,6 +22,8 @@ export interface RateLimits {
   signIn: RateLimit;
   /** Ghost races started, against a chosen game or any. */
   ghostStart: RateLimit;
+  /** Joining and leaving the quick-race pool, each. */
+  pool: RateLimit;
   /** Websockets open at once; the frames of each have their own budget (ws.ts). */
   socketsPerAddress: number;
 }
@@ -36,6 +38,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   // 100 guesses in a link's 10 minutes against 2^50 codes (device-links.ts).
   signIn: { max: 10, windowMs: 60_000 },
   ghostStart: { max: 30, windowMs: 60_000 },
+  pool: { max: 60, windowMs: 60_000 },
   socketsPerAddress: 32,
 };
 
@@ -52,6 +55,8 @@ const LIMITED_ROUTES = {
   passkeySignIn: 'signIn',
   raceGhost: 'ghostStart',
   findGhost: 'ghostStart',
+  joinPool: 'pool',
+  leavePool: 'pool',
 } as const satisfies { readonly [name in RouteName]?: keyof RateLimits };
 
 const routeKey = (name: RouteName): string => `${ROUTES[name].method} ${ROUTES[name].path}`;

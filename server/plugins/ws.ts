@@ -2,7 +2,7 @@ import websocket from '@fastify/websocket';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RawData, WebSocket } from 'ws';
-import { CLIENT_MESSAGE_TYPES, clientMessage, ROUTE_SCHEMAS, ROUTES, type ClientMessage, type CodedError, type ErrorMessage } from '../../contract/index.js';
+import { CLIENT_MESSAGE_TYPES, clientMessage, ROUTE_SCHEMAS, ROUTES, type ClientMessage, type CodedError, type ErrorMessage, type ServerMessage } from '../../contract/index.js';
 import { describeZodError, Refusal } from '../errors.js';
 import { ERROR_ANSWERS } from '../http.js';
 import { send, type Peer } from '../hub.js';
@@ -162,8 +162,10 @@ export default fp<{ limits: SocketLimits }>(
         });
         (socket as BeatingSocket).lucieSlice = connections++ % HEARTBEAT_SLICES;
         socket.on('pong', () => ((socket as BeatingSocket).lucieAlive = true));
+        const toLobby = (message: ServerMessage) => send(socket, message);
         socket.on('close', () => {
           try {
+            app.lobby.unwatch(toLobby);
             app.hub.remove(peer);
           } catch (error) {
             log.error({ err: error }, 'cleaning up a closed socket failed');
@@ -272,6 +274,9 @@ export default fp<{ limits: SocketLimits }>(
             case 'unwatch':
               app.hub.unwatch(peer, message.code);
               return undefined;
+            case 'lobby':
+              if (!message.on) return void app.lobby.unwatch(toLobby);
+              return app.lobby.watch(toLobby).then(() => undefined);
           }
           const player = peer.player;
           if (!player) return new Refusal('unauthorized', 'spectators cannot play: open the socket with a player token', { field: 'token' });
@@ -297,5 +302,5 @@ export default fp<{ limits: SocketLimits }>(
       },
     });
   },
-  { name: 'ws', dependencies: ['players', 'games', 'races'] },
+  { name: 'ws', dependencies: ['players', 'games', 'races', 'pool'] },
 );

@@ -14,8 +14,8 @@ import type { RaceRow } from '../stores.js';
 export type RaceCommand =
   /** Its creator starts the lobby: the countdown begins. */
   | { readonly type: 'start'; readonly by: number; readonly seated: number; readonly at: number; readonly countdownMs: number }
-  /** The countdown is over: every racer's game is dealt. */
-  | { readonly type: 'deal'; readonly hardCapMs: number }
+  /** The countdown is over: every racer's game is dealt (`present`: how many of them have a socket open). */
+  | { readonly type: 'deal'; readonly hardCapMs: number; readonly present: number; readonly at: number }
   /** A game of the race ended: the race finishes once none plays. */
   | { readonly type: 'game-ended'; readonly games: readonly Finisher[] }
   /** The lobby closes: its creator cancels it, its limit passed, or its last racer left. */
@@ -37,14 +37,14 @@ export type RaceEffect =
 export interface RaceStep {
   readonly from: RaceState;
   /** The stored fields that change (a deal stores its games, and the race running, in one write). */
-  readonly change: Partial<Pick<RaceRow, 'state' | 'startsAt' | 'closedReason' | 'finishedAt' | 'capAt'>>;
+  readonly change: Partial<Pick<RaceRow, 'state' | 'startsAt' | 'closedReason' | 'finishedAt' | 'capAt' | 'rated'>>;
   readonly effects: readonly RaceEffect[];
   /** A deal's games: when they start and stop by themselves. */
   readonly deal?: { readonly startedAt: number; readonly capAt: number | null; readonly deadline: number };
   readonly standings?: readonly StandingView[];
 }
 
-type RaceFacts = Pick<RaceRow, 'code' | 'state' | 'creatorId' | 'closedReason' | 'startsAt' | 'timeLimitSeconds'>;
+type RaceFacts = Pick<RaceRow, 'code' | 'state' | 'creatorId' | 'closedReason' | 'startsAt' | 'timeLimitSeconds' | 'rated'>;
 
 const CLOSED_WORDS = {
   cancelled: 'its creator cancelled it',
@@ -81,6 +81,14 @@ export function stepRace(race: RaceFacts, command: RaceCommand): RaceStep | Refu
     }
     case 'deal': {
       if (race.state !== 'countdown') return undefined;
+      // A rated race all of whose racers left before the deal is nobody's result: closed, unrated.
+      if (race.rated && command.present === 0) {
+        return {
+          from: 'countdown',
+          change: { state: 'closed', closedReason: 'empty', finishedAt: command.at, rated: false },
+          effects: [{ type: 'end-grace-periods' }, { type: 'announce', event: { kind: 'closed', player: null, at: command.at } }, { type: 'broadcast' }],
+        };
+      }
       const startedAt = race.startsAt!;
       // No race waits forever: without a time limit the hard cap stops it.
       const capAt = race.timeLimitSeconds === null ? startedAt + command.hardCapMs : null;

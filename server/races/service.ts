@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { VARIANTS } from '../../shared/index.js';
-import type { PlayerView, RaceOptions, RaceView } from '../../contract/index.js';
+import { VARIANTS, type VariantId } from '../../shared/index.js';
+import { MAX_SEATS, type PlayerView, type RaceOptions, type RaceView } from '../../contract/index.js';
 import type { Clock } from '../clock.js';
 import { Refusal } from '../errors.js';
 import type { DomainEvents } from '../events.js';
@@ -16,7 +16,7 @@ import { snapshotOf, type LiveGame } from '../games/live-game.js';
 import type { GameService } from '../games/service.js';
 import { after, type DeadlineHandler, type Pending, type Scheduler, type Transport } from '../ports.js';
 import { freshShareCode } from '../share-code.js';
-import type { PlayerStore, RaceRow, RaceStore, RatingStore } from '../stores.js';
+import type { NewRace, PlayerStore, RaceRow, RaceStore, RatingStore } from '../stores.js';
 import { GRACE_PERIOD, LOBBY_LIMIT, RACE_DEAL, RACE_STANDINGS, RaceEffects } from './effects.js';
 import { RaceLifecycle, type LifecycleRules } from './lifecycle.js';
 import { closedRefusal, stepRace } from './machine.js';
@@ -106,7 +106,7 @@ export class RaceService {
     this.views.close();
   }
 
-  async create(creator: PlayerView, options: RaceOptions & { rematchOf?: number }): Promise<RaceView> {
+  async create(creator: PlayerView, options: Omit<RaceOptions, 'listed'> & { listed?: boolean; rematchOf?: number }): Promise<RaceView> {
     const now = this.clock.now();
     const code = await freshShareCode((code) => this.store.byCode(code));
     await this.store.create(
@@ -122,11 +122,40 @@ export class RaceService {
         lobbyClosesAt: now + this.timing.lobbyLimitMs,
         rematchOf: options.rematchOf ?? null,
         rated: options.rated,
+        listed: options.listed ?? false,
       },
       now,
     );
     await this.lifecycle.seated(await this.mustFind(code), creator.id);
     return (await this.views.view(code))!;
+  }
+
+  /**
+   * A quick race's row, for the pool to store with its seats in one transaction (PoolStore.form):
+   * rated, listed (anyone may watch it), its countdown running from now, `creatorId` first seated.
+   */
+  async quickRace(variant: VariantId, creatorId: number): Promise<NewRace> {
+    const now = this.clock.now();
+    return {
+      code: await freshShareCode((code) => this.store.byCode(code)),
+      variant,
+      seats: MAX_SEATS,
+      timeLimitSeconds: VARIANTS[variant].canCycle ? CYCLING_TIME_LIMIT_SECONDS : null,
+      seed: randomBytes(18).toString('base64url'),
+      state: 'countdown',
+      creatorId,
+      createdAt: now,
+      startsAt: now + this.timing.countdownMs,
+      listed: true,
+      rated: true,
+    };
+  }
+
+  /** A race the pool stored counting down: its deal armed and its view told; its code. */
+  async formed(raceId: number): Promise<string> {
+    const race = (await this.store.byId(raceId))!;
+    await this.effects.run(race, [{ type: 'arm-deal', at: race.startsAt! }, { type: 'broadcast' }]);
+    return race.code;
   }
 
   async join(player: PlayerView, code: string): Promise<RaceView> {
@@ -184,7 +213,7 @@ export class RaceService {
     const next = await this.store.rematchOf(race.id);
     if (answer === 'accept') {
       if (!next) {
-        await this.create(player, { variant: race.variant, seats: race.seats, timeLimitSeconds: race.timeLimitSeconds, rated: race.rated, rematchOf: race.id });
+        await this.create(player, { variant: race.variant, seats: race.seats, timeLimitSeconds: race.timeLimitSeconds, rated: race.rated, listed: race.listed, rematchOf: race.id });
       } else {
         await this.join(player, next.code);
       }
@@ -236,19 +265,22 @@ export class RaceService {
   // In `after` steps, not async: on SQLite the games are dealt and sent in the timer's own turn.
   private deal(raceId: number): Pending<void> {
     return after(this.store.byId(raceId), (race) => {
-      const step = race && stepRace(race, { type: 'deal', hardCapMs: this.timing.hardCapMs });
-      if (!race || !step || step instanceof Refusal) return;
-      const { startedAt, capAt, deadline } = step.deal!;
-      const dealt = after(this.store.entries(raceId), (entries) =>
-        this.games.create(
-          entries.map((entry) => ({ kind: 'race' as const, playerId: entry.playerId, raceId, variant: race.variant, seed: race.seed, startedAt, deadline })),
-          { raceId, capAt },
-        ),
-      );
-      return after(dealt, (dealt) => {
-        for (const game of dealt) this.transport.toPlayer(game.playerId, snapshotOf(game, race.code));
-        return this.effects.run(race, step.effects);
-      });
+      if (race?.state !== 'countdown') return;
+      return after(this.store.entries(raceId), (entries) => this.dealRace(race, entries.map((entry) => entry.playerId)));
+    });
+  }
+
+  /** Deals `race` to `racers` (player ids in seat order), or closes it when the machine says (a rated race nobody stayed for). */
+  private dealRace(race: RaceRow, racers: readonly number[]): Pending<void> {
+    const present = racers.filter((playerId) => this.transport.isConnected(playerId)).length;
+    const step = stepRace(race, { type: 'deal', hardCapMs: this.timing.hardCapMs, present, at: this.clock.now() });
+    if (!step || step instanceof Refusal) return;
+    if (step.deal === undefined) return after(this.store.transition(race.id, step.from, step.change), (changed) => (changed ? this.effects.run(race, step.effects) : undefined));
+    const { startedAt, capAt, deadline } = step.deal;
+    const rows = racers.map((playerId) => ({ kind: 'race' as const, playerId, raceId: race.id, variant: race.variant, seed: race.seed, startedAt, deadline }));
+    return after(this.games.create(rows, { raceId: race.id, capAt }), (dealt) => {
+      for (const game of dealt) this.transport.toPlayer(game.playerId, snapshotOf(game, race.code));
+      return this.effects.run(race, step.effects);
     });
   }
 

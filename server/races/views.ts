@@ -74,6 +74,8 @@ export class RaceViews {
       variant: race.variant,
       seats: race.seats,
       timeLimitSeconds: race.timeLimitSeconds,
+      listed: race.listed,
+      rated: race.rated,
       state: race.state,
       creator,
       racers,

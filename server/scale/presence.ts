@@ -91,6 +91,13 @@ export class SharedPresence {
     return this.hub.isConnected(playerId) || this.elsewhere.has(playerId);
   }
 
+  /** Players with a socket on any instance. */
+  count(): number {
+    let count = this.elsewhere.size;
+    for (const playerId of this.hub.connectedPlayers()) if (!this.elsewhere.has(playerId)) count++;
+    return count;
+  }
+
   /** `listener` is told when a player's first socket anywhere opens or last socket anywhere closes. */
   onChange(listener: (playerId: number, connected: boolean) => void): void {
     this.listeners.push(listener);

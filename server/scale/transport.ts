@@ -88,6 +88,11 @@ export class RedisTransport implements Transport {
     return this.presence.isConnected(playerId);
   }
 
+  /** How many players have a socket open now, on every instance. */
+  onlineCount(): number {
+    return this.presence.count();
+  }
+
   onPresence(listener: (playerId: number, connected: boolean) => void): void {
     this.presence.onChange(listener);
   }

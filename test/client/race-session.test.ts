@@ -20,6 +20,8 @@ const race: RaceView = {
   variant: 'strict',
   seats: 2,
   timeLimitSeconds: null,
+      listed: false,
+      rated: false,
   state: 'running',
   creator: { id: 1, name: 'Ana' },
   racers: [

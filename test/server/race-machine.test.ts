@@ -5,7 +5,7 @@ import { Refusal } from '../../server/errors.js';
 import { stepRace } from '../../server/races/machine.js';
 import type { Finisher } from '../../server/standings.js';
 
-const lobby = { code: 'ABCD', state: 'lobby' as const, creatorId: 1, closedReason: null, startsAt: null, timeLimitSeconds: null };
+const lobby = { code: 'ABCD', state: 'lobby' as const, creatorId: 1, closedReason: null, startsAt: null, timeLimitSeconds: null, rated: false };
 const ana = { id: 1, name: 'Ana' };
 const bob = { id: 2, name: 'Bob' };
 
@@ -50,15 +50,26 @@ describe('the race state machine', () => {
 
   it('deals at the end of the countdown, with the time limit as every game’s deadline, or the hard cap without one', () => {
     const countdown = { ...lobby, state: 'countdown' as const, startsAt: 5000 };
-    expect(stepRace({ ...countdown, timeLimitSeconds: 60 }, { type: 'deal', hardCapMs: 86_400_000 })).toEqual({
+    expect(stepRace({ ...countdown, timeLimitSeconds: 60 }, { type: 'deal', hardCapMs: 86_400_000, present: 1, at: 5000 })).toEqual({
       from: 'countdown',
       change: { state: 'running', capAt: null },
       effects: [{ type: 'broadcast' }],
       deal: { startedAt: 5000, capAt: null, deadline: 65_000 },
     });
-    expect(stepRace(countdown, { type: 'deal', hardCapMs: 86_400_000 })).toMatchObject({ deal: { startedAt: 5000, capAt: 86_405_000, deadline: 86_405_000 } });
+    expect(stepRace(countdown, { type: 'deal', hardCapMs: 86_400_000, present: 1, at: 5000 })).toMatchObject({ deal: { startedAt: 5000, capAt: 86_405_000, deadline: 86_405_000 } });
     // Dealt already (another instance, a stale owner): nothing to do.
-    expect(stepRace({ ...countdown, state: 'running' }, { type: 'deal', hardCapMs: 1 })).toBeUndefined();
+    expect(stepRace({ ...countdown, state: 'running' }, { type: 'deal', hardCapMs: 1, present: 1, at: 5000 })).toBeUndefined();
+  });
+
+  it('closes a rated race unrated when none of its racers is there at the deal, and deals an unrated one all the same', () => {
+    const countdown = { ...lobby, state: 'countdown' as const, startsAt: 5000 };
+    expect(stepRace({ ...countdown, rated: true }, { type: 'deal', hardCapMs: 1, present: 0, at: 5001 })).toEqual({
+      from: 'countdown',
+      change: { state: 'closed', closedReason: 'empty', finishedAt: 5001, rated: false },
+      effects: [{ type: 'end-grace-periods' }, { type: 'announce', event: { kind: 'closed', player: null, at: 5001 } }, { type: 'broadcast' }],
+    });
+    expect(stepRace({ ...countdown, rated: true }, { type: 'deal', hardCapMs: 1, present: 1, at: 5001 })).toMatchObject({ change: { state: 'running' } });
+    expect(stepRace(countdown, { type: 'deal', hardCapMs: 1, present: 0, at: 5001 })).toMatchObject({ change: { state: 'running' } });
   });
 
   it('finishes a running race once no game plays, ranked, at the last end, announcing race-finished', () => {

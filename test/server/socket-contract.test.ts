@@ -42,6 +42,12 @@ describe('the server → client messages of a whole race', () => {
     // A racer removed from the lobby: a race-event before the new view.
     await api(app, 'POST', `/api/races/${code}/kick`, ana, { playerId: cid.id });
     await watcher.next('race-event');
+    // The one removed waits in the quick-race pool; the watcher follows the public lobby.
+    const c = await connect(cid);
+    await api(app, 'POST', '/api/pool', cid, { variant: 'strict' });
+    await c.next('pool');
+    watcher.send({ type: 'lobby', on: true });
+    await watcher.next('lobby');
     await api(app, 'POST', `/api/races/${code}/start`, ana);
     const mirrorA = Mirror.of(await a.next('game'));
     const mirrorB = Mirror.of(await b.next('game'));
@@ -61,7 +67,7 @@ describe('the server → client messages of a whole race', () => {
     for (const client of [a, b, watcher]) await client.settle();
 
     const seen = new Set<string>();
-    for (const client of [a, b, watcher]) {
+    for (const client of [a, b, c, watcher]) {
       for (const message of client.messages) {
         const parsed = serverMessage.safeParse(message);
         expect(parsed.success ? undefined : parsed.error.issues, JSON.stringify(message).slice(0, 200)).toBeUndefined();

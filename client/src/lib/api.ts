@@ -84,6 +84,12 @@ export async function createPlayer(name: string): Promise<void> {
 }
 
 export const me = () => call('me');
+/** The public lobby as it stands (the socket's `lobby` keeps it current). */
+export const getLobby = () => call('lobby');
+/** Where this player stands in the quick-race pool. */
+export const getPool = () => call('pool');
+export const joinPool = (variant: VariantId) => call('joinPool', { body: { variant } });
+export const leavePool = () => call('leavePool');
 export const createRace = (body: RouteBody<'createRace'>) => call('createRace', { body });
 export const getRace = (code: string) => call('race', { params: { code } });
 export const joinRace = (code: string) => call('joinRace', { params: { code } });

@@ -17,7 +17,7 @@ type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ?
 type RowsOf<Table> = Table extends { $inferSelect: infer Row } ? Row : never;
 type TableName = { [Name in keyof Tables]: Tables[Name] extends { $inferSelect: unknown } ? Name : never }[keyof Tables];
 type SameRows = { [Name in TableName]: Equal<RowsOf<Tables[Name]>, RowsOf<(typeof schema)[Name]>> };
-const sameRows: SameRows = { players: true, devices: true, deviceLinks: true, passkeys: true, passkeyChallenges: true, races: true, raceEntries: true, series: true, games: true, dailyTallies: true, secrets: true, gameDeals: true, gameActions: true, gameAnalyses: true, ratings: true, ratedRaces: true, ratingChanges: true, reports: true, operatorActions: true, gameFairPlay: true };
+const sameRows: SameRows = { players: true, devices: true, deviceLinks: true, passkeys: true, passkeyChallenges: true, races: true, raceEntries: true, series: true, games: true, dailyTallies: true, secrets: true, gameDeals: true, gameActions: true, gameAnalyses: true, ratings: true, ratedRaces: true, ratingChanges: true, reports: true, operatorActions: true, gameFairPlay: true, poolEntries: true };
 void sameRows;
 const tables = schema as unknown as Tables;
 

@@ -73,6 +73,7 @@ export const races = pgTable('races', {
   capAt: millis('cap_at'),
   closedReason: text('closed_reason', { enum: CLOSED_REASONS }),
   rematchOf: integer('rematch_of'),
+  listed: boolean('listed').notNull().default(false),
   rated: boolean('rated').notNull().default(false),
 }, (table) => [
   index('races_creator').on(table.creatorId),
@@ -91,6 +92,16 @@ export const raceEntries = pgTable('race_entries', {
   primaryKey({ columns: [table.raceId, table.playerId] }),
   uniqueIndex('race_entries_seat').on(table.raceId, table.seat),
   index('race_entries_player').on(table.playerId),
+]);
+
+export const poolEntries = pgTable('pool_entries', {
+  playerId: integer('player_id').primaryKey().references(() => players.id),
+  variant: text('variant', { enum: VARIANT_IDS }).notNull(),
+  rating: integer('rating'),
+  joinedAt: millis('joined_at').notNull(),
+  raceId: integer('race_id').references(() => races.id),
+}, (table) => [
+  index('pool_entries_variant').on(table.variant, table.joinedAt),
 ]);
 
 export const series = pgTable('series', {

@@ -30,8 +30,7 @@ describe.each(DATABASES)('RaceStore on %s', (_name, open) => {
       lobbyClosesAt: null,
       capAt: null,
       closedReason: null,
-      rematchOf: null,
-      rated: false,
+      rematchOf: null, listed: false, rated: false,
     };
     expect(await s.races.byCode(code)).toEqual(row);
     expect(await s.races.byId(id)).toEqual(row);

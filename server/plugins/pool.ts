@@ -1,0 +1,62 @@
+import fp from 'fastify-plugin';
+import { serve } from '../http.js';
+import { Lobby, LOBBY_WINDOW_MS } from '../lobby/lobby.js';
+import { NO_RATINGS, type PlayerRatings } from '../player-ratings.js';
+import { DEFAULT_POOL_RULES, type PoolRules } from '../pool/pairing.js';
+import { POOL_PASS, PoolService } from '../pool/service.js';
+import { RedisTransport } from '../scale/transport.js';
+import { currentPlayer } from './players.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pool: PoolService;
+    lobby: Lobby;
+    /** Whoever keeps ratings (player-ratings.ts); nobody has one until a rating service is decorated here first. */
+    playerRatings: PlayerRatings;
+  }
+}
+
+export interface PoolOptions {
+  rules: PoolRules;
+  /** The lobby's window: read and sent at most this often. */
+  lobbyWindowMs: number;
+}
+
+export const DEFAULT_POOL_OPTIONS: PoolOptions = { rules: DEFAULT_POOL_RULES, lobbyWindowMs: LOBBY_WINDOW_MS };
+
+/** The quick-race pool and the public lobby: their services, the pool's passes on the scheduler, and their routes (the lobby's live feed is on the socket). */
+export default fp<PoolOptions>(
+  async (app, { rules, lobbyWindowMs }) => {
+    if (!app.hasDecorator('playerRatings')) app.decorate('playerRatings', NO_RATINGS);
+    const pool = new PoolService({
+      store: app.storage.pool,
+      races: app.storage.races,
+      quickRaces: app.races,
+      ratings: app.playerRatings,
+      transport: app.transport,
+      scheduler: app.scheduler,
+      clock: app.clock,
+      log: app.log,
+      rules,
+    });
+    app.decorate('pool', pool);
+    app.scheduler.handle(POOL_PASS, pool.passes);
+    const transport = app.transport;
+    const lobby = new Lobby({
+      store: app.storage.lobby,
+      ratings: app.playerRatings,
+      clock: app.clock,
+      log: app.log,
+      online: () => (transport instanceof RedisTransport ? transport.onlineCount() : app.hub.onlineCount()),
+      windowMs: lobbyWindowMs,
+    });
+    app.decorate('lobby', lobby);
+    app.addHook('preClose', async () => lobby.close());
+
+    serve(app, 'lobby', async () => ({ lobby: await lobby.read(), serverTime: app.clock.now() }));
+    serve(app, 'pool', async (request) => ({ pool: await pool.status(currentPlayer(request).id) }));
+    serve(app, 'joinPool', async (request) => ({ pool: await pool.join(currentPlayer(request), request.body.variant) }));
+    serve(app, 'leavePool', async (request) => ({ pool: await pool.leave(currentPlayer(request)) }));
+  },
+  { name: 'pool', dependencies: ['db', 'players', 'races', 'scheduler', 'transport'] },
+);
