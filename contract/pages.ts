@@ -16,6 +16,7 @@ export const PAGE_PATHS = {
   practice: /^\/practice\/?$/,
   replay: /^\/replay\/?$/,
   rules: /^\/rules\/?$/,
+  link: /^\/link\/?$/,
 } as const satisfies Record<string, RegExp>;
 
 export type PageName = keyof typeof PAGE_PATHS;

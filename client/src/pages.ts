@@ -18,6 +18,7 @@ const VIEWS: { readonly [N in RouteName]: () => Promise<{ default: Component<Par
   game: () => import('./views/GamePage.svelte'),
   player: () => import('./views/PlayerRecord.svelte'),
   rules: () => import('./views/RulesPage.svelte'),
+  link: () => import('./views/LinkPage.svelte'),
   openRecord: () => import('./views/OpenRecord.svelte'),
 };
 

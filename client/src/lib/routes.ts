@@ -72,6 +72,8 @@ export const ROUTES = {
   game: route({ path: '/game/:id', title: ({ id }) => `Game ${id}`, section: 'history', board: 'view' }),
   player: route({ path: '/player/:id', title: () => 'Player record', section: 'history' }),
   rules: route({ path: '/rules', title: () => 'Rules' }),
+  /** `/link#CODE`: a device link, its code in the fragment (never sent to a server). */
+  link: route({ path: '/link', title: () => 'Device link' }),
   openRecord: route({ path: '/replay', title: () => 'Open a record file', section: 'record', board: 'view' }),
 };
 export type RouteName = keyof typeof ROUTES;
