@@ -21,6 +21,7 @@ export const PAGE_PATHS = {
   rules: /^\/rules\/?$/,
   /** The operator page (moderation); its data needs ADMIN_TOKEN, the page itself is public. */
   operator: /^\/operator\/?$/,
+  link: /^\/link\/?$/,
 } as const satisfies Record<string, RegExp>;
 
 export type PageName = keyof typeof PAGE_PATHS;

@@ -9,6 +9,3 @@ import type { Pending } from './ports.js';
 export interface PlayerRatings {
   ratingOf(playerId: number, variant: VariantId): Pending<number | null>;
 }
-
-/** Until a rating service is wired in: nobody has a rating. */
-export const NO_RATINGS: PlayerRatings = { ratingOf: () => null };

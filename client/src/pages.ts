@@ -20,6 +20,7 @@ const VIEWS: { readonly [N in RouteName]: () => Promise<{ default: Component<Par
   player: () => import('./views/PlayerRecord.svelte'),
   ratings: () => import('./views/RatingsPage.svelte'),
   rules: () => import('./views/RulesPage.svelte'),
+  link: () => import('./views/LinkPage.svelte'),
   openRecord: () => import('./views/OpenRecord.svelte'),
   operator: () => import('./views/OperatorPage.svelte'),
 };

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { serve } from '../http.js';
 import { Lobby, LOBBY_WINDOW_MS } from '../lobby/lobby.js';
-import { NO_RATINGS, type PlayerRatings } from '../player-ratings.js';
+import type { PlayerRatings } from '../player-ratings.js';
 import { DEFAULT_POOL_RULES, type PoolRules } from '../pool/pairing.js';
 import { POOL_PASS, PoolService } from '../pool/service.js';
 import { RedisTransport } from '../scale/transport.js';
@@ -11,8 +11,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     pool: PoolService;
     lobby: Lobby;
-    /** Whoever keeps ratings (player-ratings.ts); nobody has one until a rating service is decorated here first. */
-    playerRatings: PlayerRatings;
   }
 }
 
@@ -27,12 +25,18 @@ export const DEFAULT_POOL_OPTIONS: PoolOptions = { rules: DEFAULT_POOL_RULES, lo
 /** The quick-race pool and the public lobby: their services, the pool's passes on the scheduler, and their routes (the lobby's live feed is on the socket). */
 export default fp<PoolOptions>(
   async (app, { rules, lobbyWindowMs }) => {
-    if (!app.hasDecorator('playerRatings')) app.decorate('playerRatings', NO_RATINGS);
+    // The displayed rating of the rating service; a player never rated in the variant has none (pairs with anyone).
+    const ratings: PlayerRatings = {
+      ratingOf: async (playerId, variant) => {
+        const view = await app.ratings.ratingOf(playerId, variant);
+        return view.games === 0 ? null : view.rating;
+      },
+    };
     const pool = new PoolService({
       store: app.storage.pool,
       races: app.storage.races,
       quickRaces: app.races,
-      ratings: app.playerRatings,
+      ratings,
       transport: app.transport,
       scheduler: app.scheduler,
       clock: app.clock,
@@ -40,11 +44,15 @@ export default fp<PoolOptions>(
       rules,
     });
     app.decorate('pool', pool);
+    // A banned identity leaves the pool at once (its sockets close too: moderation.ts).
+    app.events.on('player-banned', ({ playerId }) => {
+      pool.remove(playerId).catch((error: unknown) => app.log.error({ err: error, playerId }, 'banned player not taken out of the pool'));
+    });
     app.scheduler.handle(POOL_PASS, pool.passes);
     const transport = app.transport;
     const lobby = new Lobby({
       store: app.storage.lobby,
-      ratings: app.playerRatings,
+      ratings,
       clock: app.clock,
       log: app.log,
       online: () => (transport instanceof RedisTransport ? transport.onlineCount() : app.hub.onlineCount()),
@@ -58,5 +66,5 @@ export default fp<PoolOptions>(
     serve(app, 'joinPool', async (request) => ({ pool: await pool.join(currentPlayer(request), request.body.variant) }));
     serve(app, 'leavePool', async (request) => ({ pool: await pool.leave(currentPlayer(request)) }));
   },
-  { name: 'pool', dependencies: ['db', 'players', 'races', 'scheduler', 'transport'] },
+  { name: 'pool', dependencies: ['db', 'events', 'players', 'races', 'ratings', 'scheduler', 'transport'] },
 );

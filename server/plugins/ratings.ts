@@ -11,7 +11,10 @@ declare module 'fastify' {
 /** Ratings (ratings/service.ts): applied where the timers run, read over HTTP (history, leaderboard). */
 export default fp(
   async (app) => {
-    const ratings = new RatingService({ store: app.storage.ratings, players: app.storage.players, clock: app.clock, log: app.log, events: app.events, scheduler: app.scheduler });
+    const ratings = new RatingService({
+      store: app.storage.ratings, players: app.storage.players, clock: app.clock, log: app.log, events: app.events, scheduler: app.scheduler,
+      banned: async () => (await app.storage.moderation.banned()).map((player) => player.id),
+    });
     app.decorate('ratings', ratings);
     app.scheduler.handle(RACE_RATING, ratings.deadlines());
 

@@ -8,11 +8,11 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlayerView, RatingBoardAnswer, RatingHistoryAnswer, RatingView } from '../../contract/index.js';
-import type { VariantId } from '../../shared/index.js';
+import { VARIANT_IDS, type VariantId } from '../../shared/index.js';
 import type { Clock } from '../clock.js';
 import { Refusal } from '../errors.js';
 import type { DomainEvents } from '../events.js';
-import { after, type DeadlineHandler, type Scheduler } from '../ports.js';
+import { after, type DeadlineHandler, type Pending, type Scheduler } from '../ports.js';
 import { competitionRanks } from '../standings.js';
 import type { PlayerStore, RankedRacer, RatingChangeRow, RatingRow, RatingStep, RatingStore } from '../stores.js';
 import { displayRating, INITIAL_RATING, isProvisional, NEWCOMER, PROVISIONAL_SIGMA, rateRace, ratingView, type Rating } from './model.js';
@@ -31,6 +31,8 @@ export interface RatingParts {
   readonly log: FastifyBaseLogger;
   readonly events: DomainEvents;
   readonly scheduler: Scheduler;
+  /** The identities an operator has banned now: their races are rated as if they never raced. */
+  readonly banned: () => Pending<readonly number[]>;
 }
 
 /** The model's step for each racer, from their stored rating (a newcomer's is the initial one). */
@@ -50,10 +52,19 @@ export class RatingService {
 
   constructor(parts: RatingParts) {
     ({ store: this.store, players: this.players, clock: this.clock, events: this.events } = parts);
-    const { events, scheduler, clock } = parts;
+    const { events, scheduler, clock, log, banned } = parts;
     events.on('race-finished', ({ raceId, rated }) => {
       if (rated) scheduler.stored(RACE_RATING, String(raceId), clock.now());
     });
+    // A ban (or its lifting) rates every variant again without whoever is banned now.
+    const rerate = (): void => {
+      void (async () => {
+        const excluded = new Set(await banned());
+        for (const variant of VARIANT_IDS) await this.recompute(variant, excluded);
+      })().catch((error: unknown) => log.error({ err: error }, 'ratings not recomputed after a ban'));
+    };
+    events.on('player-banned', rerate);
+    events.on('player-unbanned', rerate);
   }
 
   /** For the scheduler: a race's ratings are due; and every finished rated race not applied yet. */

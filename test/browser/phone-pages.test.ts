@@ -69,6 +69,7 @@ const PAGES: Record<RouteName, { path: () => string; ready: string }> = {
   game: { path: () => `/game/${gameId}`, ready: '[data-testid="game-result"]' },
   player: { path: () => `/player/${ana.player.id}`, ready: '#record-title' },
   rules: { path: () => '/rules', ready: 'article.rules[aria-busy="false"]' },
+  link: { path: () => '/link', ready: '#link-title' },
   operator: { path: () => '/operator', ready: 'form.sign-in' },
   openRecord: { path: () => '/replay', ready: '[data-testid="drop-zone"]' },
 };

@@ -10,17 +10,18 @@ export class FakeSocket {
   readonly sent: ClientMessage[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
   constructor(readonly url: URL) {
     FakeSocket.all.push(this);
   }
   send(text: string): void {
     this.sent.push(JSON.parse(text) as ClientMessage);
   }
-  close(): void {
+  /** Closed as a browser reports it: `code` 1006 for a drop, 4401 for a device signed out. */
+  close(code = 1006): void {
     if (this.readyState === 3) return;
     this.readyState = 3;
-    this.onclose?.();
+    this.onclose?.({ code });
   }
   accept(): void {
     this.readyState = FakeSocket.OPEN;

@@ -12,7 +12,7 @@ import { rate, rating as newRating } from 'openskill';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { makeAction, type Action } from '../../shared/index.js';
-import type { ServerMessage, ServerMessageOf } from '../../contract/index.js';
+import { SIGNED_OUT_CLOSE, type ServerMessage, type ServerMessageOf } from '../../contract/index.js';
 import { Cluster, type Instance } from '../support/cluster.js';
 import { Client, Mirror, play, playToEnd, type TestPlayer } from './helpers.js';
 import { createTestDatabase, type TestDatabase } from './pg.js';
@@ -54,6 +54,10 @@ async function cluster(count: number, env: Record<string, string> = {}): Promise
   return { cluster: started, instances, sql, url: database.url };
 }
 
+/** Two instances, started once for the tests that need no more (starting them is most of their time). */
+let pair: ReturnType<typeof cluster> | undefined;
+const twoInstances = () => (pair ??= cluster(2));
+
 type Answer = ServerMessageOf<'ack'> | ServerMessageOf<'error'>;
 
 /** The answer to `action` at `index` on this socket: its ack, or a refusal at that index (acks of another socket's move do not count). */
@@ -68,7 +72,7 @@ function answerTo(client: Client, gameId: number, index: number, action: string)
 
 describe('instances sharing one PostgreSQL', () => {
   it('stores a move sent to two instances at once exactly once, and of two different moves at one index acknowledges one and refuses the other', async () => {
-    const { instances, sql } = await cluster(2);
+    const { instances, sql } = await twoInstances();
     const [one, two] = instances as [Instance, Instance];
     const ana = await one.newPlayer('Ana');
     const bob = await two.newPlayer('Bob');
@@ -162,6 +166,29 @@ function seenAt(client: Client, moves: number): number[] {
 async function playSome(client: Client, mirror: Mirror, count: number): Promise<void> {
   for (let i = 0; i < count; i++) await play(client, mirror, mirror.choose()!);
 }
+
+describe('a device signed out on one instance', () => {
+  it('closes its sockets on every instance at once, and each refuses its token after', async () => {
+    const { instances } = await twoInstances();
+    const [one, two] = instances as [Instance, Instance];
+    const ana = await one.newPlayer('Ana');
+    const link = await one.api('POST', '/api/me/links', ana);
+    const phone = { token: (await two.api('POST', `/api/links/${link.body.code}`)).body.token as string };
+    // The phone has a socket on each instance; the laptop one on the second.
+    const phoneOnOne = await Client.connect(one.wsBase, phone);
+    const phoneOnTwo = await Client.connect(two.wsBase, phone);
+    const laptopOnTwo = await Client.connect(two.wsBase, ana);
+    const phoneId = (await two.api('GET', '/api/me/devices', phone)).body.devices.find((device: { current: boolean }) => device.current).id;
+
+    expect((await one.api('DELETE', `/api/me/devices/${phoneId}`, ana)).status).toBe(200);
+    expect((await phoneOnOne.whenClosed()).code).toBe(SIGNED_OUT_CLOSE);
+    expect((await phoneOnTwo.whenClosed()).code).toBe(SIGNED_OUT_CLOSE);
+    for (const instance of [one, two]) expect((await instance.api('GET', '/api/me', phone)).status).toBe(401);
+    await laptopOnTwo.settle();
+    expect(laptopOnTwo.closed).toBeUndefined();
+    laptopOnTwo.close();
+  });
+});
 
 describe('three instances, one killed mid-race', () => {
   it('keeps the race going for everyone: racers on different instances see each other live, the killed instance\'s racer carries on elsewhere, nothing acknowledged is lost, the deal and the time limit act once', async () => {

@@ -1,6 +1,7 @@
 // Migrations carry stored games forward: a database made before 0004 keeps every move, in
 // order, in the move log that 0004 rebuilds WITHOUT ROWID (one page per move in the WAL); a game
-// in play across 0009 keeps its counts, then takes them from its log.
+// in play across 0009 keeps its counts, then takes them from its log; an identity's token before
+// 0012 becomes its first device.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { closeDatabase, DB_FILE, openDatabase } from '../../server/db/index.js';
 import { currentGameRow, games } from '../../server/db/schema.js';
+import { sqliteStorage } from '../../server/db/storage.js';
 
 const MIGRATIONS = new URL('../../migrations', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -72,6 +74,24 @@ describe('migration 0009, the cards home in the move log', () => {
       expect(counted()).toMatchObject({ foundations: 2, moves: 2, redealsUsed: 0 });
       db.$client.exec("insert into game_actions (game_id, action_index, action, at, foundations) values (1, 2, 'f3>h', 9, 3)");
       expect(counted()).toMatchObject({ foundations: 3, moves: 3, redealsUsed: 0 });
+    } finally {
+      await closeDatabase(db);
+    }
+  });
+});
+
+describe('migration 0012, devices', () => {
+  it('makes each identity’s one token the first device of it, so the token keeps working, and drops the column', async () => {
+    // Entry 10 of the journal is 0012_devices (numbered apart from the branches merged beside it).
+    const journal = JSON.parse(readFileSync(join(MIGRATIONS, 'meta', '_journal.json'), 'utf8')) as { entries: { idx: number; tag: string }[] };
+    const devicesIdx = journal.entries.find((entry) => entry.tag === '0012_devices')!.idx;
+    const db = openDatabase(databaseBefore(devicesIdx));
+    try {
+      expect(db.$client.prepare('select player_id, token_hash, name, created_at, last_seen_at, signed_out_at from devices').all()).toEqual([
+        { player_id: 1, token_hash: 'h', name: '', created_at: 1, last_seen_at: 1, signed_out_at: null },
+      ]);
+      expect((db.$client.prepare('select * from players').all() as object[]).map((row) => Object.keys(row))).toEqual([['id', 'name', 'created_at']]);
+      expect(await sqliteStorage(db).identities.byTokenHash('h')).toEqual({ player: { id: 1, name: 'Ana' }, deviceId: 1, lastSeenAt: 1 });
     } finally {
       await closeDatabase(db);
     }

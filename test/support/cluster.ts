@@ -76,7 +76,7 @@ export class Instance {
   }
 
   /** An HTTP request as `player` (a bearer token), answered as status and parsed JSON. */
-  async api(method: 'GET' | 'POST', path: string, player?: { token: string }, body?: object): Promise<{ status: number; body: any }> {
+  async api(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, player?: { token: string }, body?: object): Promise<{ status: number; body: any }> {
     const response = await fetch(this.base + path, {
       method,
       headers: { ...(player && { authorization: `Bearer ${player.token}` }), ...(body && { 'content-type': 'application/json' }) },

@@ -71,6 +71,8 @@ type CallInput<N extends RouteName> = (keyof RoutePathParams<N> extends never ? 
 } & (RouteBody<N> extends undefined ? { body?: never } : { body: RouteBody<N> });
 
 /** Calls route `name` of the contract's table: the one place a path is written is contract/routes.ts. */
+export { call as callRoute };
+
 function call<N extends RouteName>(name: N, ...[input]: {} extends CallInput<N> ? [CallInput<N>?] : [CallInput<N>]): Promise<RouteAnswer<N>> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, string | number | undefined>; body?: unknown };
   const path = (routePath as (route: RouteName, params?: Record<string, string | number>, query?: Record<string, string | number | undefined>) => string)(name, params, query);

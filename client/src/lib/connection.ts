@@ -1,4 +1,5 @@
-import type { ClientMessageInput, ServerMessage } from './contract.js';
+import { SIGNED_OUT_CLOSE, type ClientMessageInput, type ServerMessage } from './contract.js';
+import { forget } from './identity.svelte.js';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -77,9 +78,15 @@ export class Connection {
       }
       this.handlers.onMessage(message);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       clearInterval(this.pingTimer);
       if (this.socket !== socket || this.closed) return;
+      // This device was signed out: its token is gone for good, so no reconnecting with it.
+      if (event.code === SIGNED_OUT_CLOSE) {
+        forget();
+        this.close();
+        return;
+      }
       this.socket = null;
       this.handlers.onState('reconnecting');
       const delay = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)]!;

@@ -78,6 +78,8 @@ export const ROUTES = {
   player: route({ path: '/player/:id', title: () => t('title.player'), section: 'history' }),
   ratings: route({ path: '/ratings/:variant?', title: () => t('title.ratings') }),
   rules: route({ path: '/rules', title: () => t('title.rules') }),
+  /** `/link#CODE`: a device link, its code in the fragment (never sent to a server). */
+  link: route({ path: '/link', title: () => t('title.link') }),
   openRecord: route({ path: '/replay', title: () => t('title.open-record'), section: 'record', board: 'view' }),
   /** The operator page (ADMIN_TOKEN): reports, fair-play outliers, bans, the action log. */
   operator: route({ path: '/operator', title: () => t('title.operator') }),
