@@ -80,7 +80,7 @@ export const raceView = z.object({
   timeLimitSeconds: z.number().int().nullable(),
   /** Listed in the public lobby (anyone may join or watch it there); else reached by its link only. */
   listed: z.boolean(),
-  /** Its result changes its racers' ratings (a quick race). */
+  /** Its result changes its racers' ratings: its creator's choice, or a quick race. */
   rated: z.boolean(),
   state: z.enum(RACE_STATES),
   creator: playerView,
@@ -110,8 +110,6 @@ export const raceView = z.object({
   rematchOf: z.string().nullable(),
   /** Once finished: the rematch, if someone asked for one: its code and each racer's answer. */
   rematch: z.object({ code: z.string(), accepted: z.array(z.number().int()), declined: z.array(z.number().int()) }).nullable(),
-  /** Whether the result moves the racers' ratings. */
-  rated: z.boolean(),
   /** Once a rated race's ratings are applied (a moment after it finished): each racer's, in seat order; null before and for an unrated race. */
   ratingChanges: z.array(ratingChangeView).nullable(),
 });

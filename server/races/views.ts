@@ -93,7 +93,6 @@ export class RaceViews {
       graceSeconds: Math.round(this.timing.graceMs / 1000),
       rematchOf: race.rematchOf === null ? null : await this.codeOf({ raceId: race.rematchOf }),
       rematch: finished ? await this.rematchOf(race.id, entries) : null,
-      rated: race.rated,
       ratingChanges: finished && race.rated ? await this.ratingChanges(race.id) : null,
     };
   }

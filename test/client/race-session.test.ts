@@ -41,7 +41,6 @@ const race: RaceView = {
   graceSeconds: 60,
   rematchOf: null,
   rematch: null,
-  rated: false,
   ratingChanges: null,
 };
 const game = (actions: string[] = []): ServerMessage => ({
