@@ -24,7 +24,7 @@ export interface CurvePoint {
 }
 
 /**
- * The tail the operator page lists: over at least 20 analysed race games, a mean accuracy of 98 %
+ * The tail the operator page lists: over at least 20 analysed rated race games, a mean accuracy of 98 %
  * or more, a mean median move time of 700 ms or less (a careful human thinks longer on most
  * moves of this game), and move times as regular as a metronome (spread under a quarter of the
  * median). All four at once: a strong player has the accuracy, a fast one the speed; only a

@@ -468,7 +468,7 @@ export interface OutlierRule {
   readonly maxRelativeSpread: number;
 }
 
-/** A player's figures over their analysed race games, for the outlier list. */
+/** A player's figures over their analysed rated race games, for the outlier list. */
 export interface OutlierRow extends PlayerFairPlay {
   readonly player: ModeratedPlayer;
   readonly relativeSpread: number | null;
@@ -481,7 +481,7 @@ export interface FairPlayStore {
   store(row: FairPlayRow): Pending<void>;
   byGame(gameId: number): Pending<FairPlayRow | undefined>;
   ofPlayer(playerId: number): Pending<PlayerFairPlay>;
-  /** Players whose analysed race games meet `rule`, most accurate first, at most `limit`. */
+  /** Players whose analysed rated race games meet `rule`, most accurate first, at most `limit`. */
   outliers(rule: OutlierRule, limit: number): Pending<OutlierRow[]>;
 }
 

@@ -4,7 +4,7 @@ import type { FairPlayStore } from '../stores.js';
 import { done, theRow, type Sql } from './sql.js';
 
 /** Games' fair-play figures, on either database; a player's are averaged over their games. */
-export function fairPlayStore({ db, t: { gameActions, gameFairPlay, games, players }, one, all, run }: Sql): FairPlayStore {
+export function fairPlayStore({ db, t: { gameActions, gameFairPlay, games, players, races }, one, all, run }: Sql): FairPlayStore {
   // Averages are numeric on PostgreSQL, which node-postgres reads as strings.
   const mean = (expression: ReturnType<typeof raw>) => raw<number | null>`avg(${expression})`.mapWith((value: unknown) => (value === null ? null : Number(value)));
   const figures = {
@@ -26,8 +26,9 @@ export function fairPlayStore({ db, t: { gameActions, gameFairPlay, games, playe
             .from(gameFairPlay)
             .innerJoin(games, eq(games.id, gameFairPlay.gameId))
             .innerJoin(players, eq(players.id, gameFairPlay.playerId))
-            // GLUE (ratings): once races carry `rated`, only rated games count here.
-            .where(and(eq(games.kind, 'race'), gt(gameFairPlay.judged, 0), isNull(players.bannedAt)))
+            // Only rated races: where a result moves a rating, an engine's help would pay.
+            .innerJoin(races, eq(races.id, games.raceId))
+            .where(and(eq(races.rated, true), gt(gameFairPlay.judged, 0), isNull(players.bannedAt)))
             .groupBy(players.id)
             .having(
               and(

@@ -1,7 +1,7 @@
 // ModerationStore's and FairPlayStore's contracts, on SQLite and on PostgreSQL.
 import { describe, expect, it } from 'vitest';
 import { FAIR_PLAY_RULE } from '../../../server/fair-play.js';
-import { addGames, addPlayer, DATABASES, endGame, gameRow, storageFor } from './databases.js';
+import { addGames, addPlayer, addRace, DATABASES, endGame, gameRow, storageFor } from './databases.js';
 
 describe.each(DATABASES)('ModerationStore on %s', (_name, open) => {
   const storage = storageFor(open);
@@ -76,9 +76,18 @@ describe.each(DATABASES)('FairPlayStore on %s', (_name, open) => {
 
   it('keeps a game’s figures once, averages a player’s, and lists the players in the tail', async () => {
     const s = storage();
-    const [bot, human] = [await addPlayer(s, 'Bot'), await addPlayer(s, 'Human')];
-    const botGames = await addGames(s, ...Array.from({ length: FAIR_PLAY_RULE.minGames }, () => gameRow(bot.id)));
-    const humanGames = await addGames(s, ...Array.from({ length: FAIR_PLAY_RULE.minGames }, () => gameRow(human.id)));
+    const [bot, human, friend] = [await addPlayer(s, 'Bot'), await addPlayer(s, 'Human'), await addPlayer(s, 'Friend')];
+    const rated: number[] = [];
+    const unrated: number[] = [];
+    for (let i = 0; i < FAIR_PLAY_RULE.minGames; i++) {
+      rated.push((await addRace(s, bot.id, { rated: true })).id);
+      unrated.push((await addRace(s, friend.id)).id);
+    }
+    const botGames = await addGames(s, ...rated.map((raceId) => gameRow(bot.id, { raceId })));
+    const humanGames = await addGames(s, ...rated.map((raceId) => gameRow(human.id, { raceId })));
+    // Perfect play in unrated races does not count for the outliers.
+    const friendGames = await addGames(s, ...unrated.map((raceId) => gameRow(friend.id, { raceId })));
+    for (const id of friendGames) await s.fairPlay.store({ gameId: id, playerId: friend.id, judged: 50, kept: 50, medianMs: 300, spreadMs: 20, createdAt: 1 });
     for (const id of botGames) await s.fairPlay.store({ gameId: id, playerId: bot.id, judged: 50, kept: 50, medianMs: 300, spreadMs: 20, createdAt: 1 });
     for (const id of humanGames) await s.fairPlay.store({ gameId: id, playerId: human.id, judged: 50, kept: 40, medianMs: 2500, spreadMs: 1200, createdAt: 1 });
     // A second store of the same game keeps the first.
