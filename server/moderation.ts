@@ -24,7 +24,6 @@ import { Refusal } from './errors.js';
 import type { DomainEvents } from './events.js';
 import { FAIR_PLAY_RULE, type FairPlayService } from './fair-play.js';
 import { refuseName, type RefusedRule } from './refused-names.js';
-import type { RaceService } from './races/service.js';
 import type { ModerationStore, PlayerChange, RaceStore, ReportRow } from './stores.js';
 
 /** How many of each list the operator page shows. */
@@ -33,7 +32,8 @@ const OVERVIEW_LIMIT = 100;
 export interface ModerationDeps {
   readonly store: ModerationStore;
   readonly raceStore: RaceStore;
-  readonly races: RaceService;
+  /** Leaves a race's lobby as the player would themselves (races/service.ts). */
+  readonly leaveRace: (player: PlayerView, code: string) => Promise<unknown>;
   readonly fairPlay: FairPlayService;
   readonly refusedNames: readonly RefusedRule[];
   readonly clock: Clock;
@@ -132,7 +132,7 @@ export class ModerationService {
     for (const race of await this.deps.raceStore.liveRacesOf(player.id)) {
       if (race.state !== 'lobby') continue;
       try {
-        await this.deps.races.leave(player, race.code);
+        await this.deps.leaveRace(player, race.code);
       } catch (error) {
         this.deps.log.warn({ err: error, playerId: player.id, race: race.code }, 'cannot free a banned player’s seat');
       }

@@ -4,10 +4,20 @@
  * adapter in server/db/sql.ts). The rows are the port's own types: the schemas must fit them.
  * As for games, a call may answer now (SQLite) or later (PostgreSQL); the services await it.
  */
-import type { ClosedReason, GameAnalysis, GameState, ModeratedPlayer, OpenReports, OperatorActionView, PlayerFairPlay, PlayerView, RaceState, ReportReason } from '../contract/index.js';
+import type { ClosedReason, GameAnalysis, GameState, PlayerView, RaceState } from '../contract/index.js';
 import type { REMATCH_ANSWERS, STORED_ANALYSIS_STATES } from '../contract/vocabulary.js';
 import type { VariantId } from '../shared/index.js';
 import type { GameStore, NewGameRow, Pending } from './ports.js';
+import type { GhostStore } from './stores/ghosts.js';
+import type { IdentityStore, NewDevice } from './stores/identity.js';
+import type { FairPlayStore, ModerationStore } from './stores/moderation.js';
+import type { RatingStore } from './stores/ratings.js';
+
+// The ports of the later features live beside this file, one per concern; every port is named here.
+export type { GhostCandidate, GhostStore } from './stores/ghosts.js';
+export type { ChallengePurpose, DeviceRow, IdentityStore, LinkRefusal, NewDevice, PasskeyRow, SignedIn } from './stores/identity.js';
+export type { FairPlayRow, FairPlayStore, ModerationStore, OutlierRow, OutlierRule, PlayerChange, ReportRow } from './stores/moderation.js';
+export type { RankedRacer, RatingChangeRow, RatingRow, RatingStep, RatingStore } from './stores/ratings.js';
 
 /** A game's stored row, its counts as they stand now (a playing game's read from its log). Times are epoch milliseconds. */
 export interface GameRow extends Omit<NewGameRow, 'layout'> {
@@ -78,72 +88,6 @@ export interface PlayerStore {
   finishedGames(playerId: number): Pending<FinishedGameRow[]>;
   /** Deletes players created before `createdBefore` who never played, raced or created a race or series; how many. */
   pruneUnused(createdBefore: number): Pending<number>;
-}
-
-/** A device about to get its token: the token's SHA-256 and a name from its user agent. */
-export interface NewDevice {
-  readonly tokenHash: string;
-  readonly name: string;
-}
-
-export interface DeviceRow {
-  readonly id: number;
-  readonly name: string;
-  readonly createdAt: number;
-  readonly lastSeenAt: number;
-}
-
-/** Whose token a hash is: the player and the device, while it is signed in. */
-export interface SignedIn {
-  readonly player: PlayerView;
-  readonly deviceId: number;
-  readonly lastSeenAt: number;
-  /** When an operator banned the identity (moderation.ts): a banned identity is refused on every request. */
-  readonly bannedAt: number | null;
-}
-
-/** Why a device link was not claimed: no such code, its 10 minutes are over, or it was used. */
-export type LinkRefusal = 'unknown' | 'expired' | 'used';
-
-export interface PasskeyRow {
-  readonly id: number;
-  readonly playerId: number;
-  readonly credentialId: string;
-  readonly publicKey: string;
-  readonly counter: number;
-  readonly transports: string;
-  readonly name: string;
-  readonly createdAt: number;
-  readonly lastUsedAt: number | null;
-}
-
-export type ChallengePurpose = 'register' | 'sign-in';
-
-/** An identity's ways in: its devices (each a token), its device links and its passkeys. */
-export interface IdentityStore {
-  /** The signed-in device whose token hashes to `tokenHash`, with its player; undefined once signed out or unknown. */
-  byTokenHash(tokenHash: string): Pending<SignedIn | undefined>;
-  addDevice(playerId: number, device: NewDevice, at: number): Pending<number>;
-  /** The player's signed-in devices, most recently seen first. */
-  devices(playerId: number): Pending<DeviceRow[]>;
-  seen(deviceId: number, at: number): Pending<void>;
-  /** Signs a device of this player out; false when it is not theirs or already out. */
-  signOut(playerId: number, deviceId: number, at: number): Pending<boolean>;
-  createLink(codeHash: string, playerId: number, expiresAt: number): Pending<void>;
-  /** The player a link names while it can still be claimed, or why not. */
-  linkOwner(codeHash: string, at: number): Pending<{ player: PlayerView; expiresAt: number } | LinkRefusal>;
-  /** Marks the link used and adds the device, in one transaction: the link works once, whoever races for it. */
-  claimLink(codeHash: string, device: NewDevice, at: number): Pending<{ player: PlayerView; deviceId: number } | LinkRefusal>;
-  addPasskey(passkey: Omit<PasskeyRow, 'id' | 'lastUsedAt'>): Pending<number>;
-  passkeys(playerId: number): Pending<PasskeyRow[]>;
-  passkeyByCredential(credentialId: string): Pending<PasskeyRow | undefined>;
-  /** A passkey signed in: its new counter, and a new device for the player, in one transaction. */
-  passkeyUsed(passkeyId: number, counter: number, device: NewDevice, at: number): Pending<{ player: PlayerView; deviceId: number }>;
-  removePasskey(playerId: number, passkeyId: number): Pending<boolean>;
-  /** Stores a challenge just handed out (and forgets the expired ones). */
-  storeChallenge(challenge: string, purpose: ChallengePurpose, playerId: number | null, expiresAt: number): Pending<void>;
-  /** Takes a challenge for good: who asked for it (null for a sign-in), or undefined when unknown, expired or of another purpose. */
-  takeChallenge(challenge: string, purpose: ChallengePurpose, at: number): Pending<{ playerId: number | null } | undefined>;
 }
 
 /** What a new race is stored with (its creator takes seat 1 in the same transaction); left out, a column is null. */
@@ -330,160 +274,6 @@ export interface AnalysisStore {
   dayFigures(day: string): Pending<DayFigures>;
 }
 
-/** A player's rating in one variant: OpenSkill's mu and sigma (ratings/model.ts). Times are epoch milliseconds. */
-export interface RatingRow {
-  readonly playerId: number;
-  readonly variant: VariantId;
-  readonly mu: number;
-  readonly sigma: number;
-  /** Rated races it counts. */
-  readonly games: number;
-  /** When the last of them finished. */
-  readonly updatedAt: number;
-}
-
-/** A racer's rating before and after one rated race. */
-export interface RatingChangeRow {
-  readonly raceId: number;
-  readonly playerId: number;
-  readonly variant: VariantId;
-  readonly muBefore: number;
-  readonly sigmaBefore: number;
-  readonly muAfter: number;
-  readonly sigmaAfter: number;
-  /** When the race finished. */
-  readonly at: number;
-}
-
-/** A ranked racer of a rated race, with their rating before it (undefined: never rated in the variant). */
-export interface RankedRacer {
-  readonly playerId: number;
-  readonly rank: number;
-  readonly before: RatingRow | undefined;
-}
-
-/** A racer's rating before and after a race, as the model moved it. */
-export interface RatingStep {
-  readonly before: { readonly mu: number; readonly sigma: number };
-  readonly after: { readonly mu: number; readonly sigma: number };
-}
-
-export interface RatingStore {
-  /** A player's ratings, one per variant they were rated in. */
-  ofPlayer(playerId: number): Pending<RatingRow[]>;
-  /** Finished rated races whose ratings are not applied yet, the earliest finished first. */
-  unapplied(): Pending<{ id: number; finishedAt: number }[]>;
-  /**
-   * Applies a finished rated race's ratings, once: in one transaction, marks the race applied and
-   * stores each ranked racer's rating and change as `rate` answers them (in the order given; `before`
-   * is the rating a newcomer starts from). False, and nothing changed, when the race was applied
-   * already or is not a finished rated race.
-   */
-  apply(raceId: number, appliedAt: number, rate: (racers: readonly RankedRacer[]) => readonly RatingStep[]): Pending<boolean>;
-  /** The changes a race made, in seat order. */
-  changesOfRace(raceId: number): Pending<RatingChangeRow[]>;
-  /** A player's changes with their race's code, oldest first. */
-  changesOfPlayer(playerId: number): Pending<(RatingChangeRow & { code: string })[]>;
-  /** A variant's ratings of sigma at most `maxSigma` last moved at `activeSince` or later, best mu first, with the players' names. */
-  board(variant: VariantId, activeSince: number, maxSigma: number, limit: number): Pending<(RatingRow & { name: string })[]>;
-  /** The ranked racers of every applied race of a variant, race by race in finishing order (to recompute the variant). */
-  appliedRaces(variant: VariantId): Pending<{ raceId: number; finishedAt: number; playerId: number; rank: number }[]>;
-  /** Replaces every rating and change of a variant by those given, in one transaction. */
-  replace(variant: VariantId, ratings: readonly RatingRow[], changes: readonly RatingChangeRow[]): Pending<void>;
-}
-
-/** A finished game a ghost race may be run against. */
-export interface GhostCandidate {
-  readonly id: number;
-  /** Its result as one number, smaller is better (standings.ts). */
-  readonly rankKey: number;
-}
-
-/** What ghost races read (ghosts.ts). */
-export interface GhostStore {
-  /** When each action of a game was stored, in action order. */
-  actionTimes(gameId: number): Pending<number[]>;
-  /** The ghost race `playerId` is playing, if any. */
-  playing(playerId: number): Pending<{ id: number; ghostOf: number } | undefined>;
-  /**
-   * The newest `limit` ended games of `variant` by others than `playerId` whose seed is public
-   * on `today` (a finished race's seat, a daily attempt of an earlier day), newest first.
-   */
-  candidates(variant: VariantId, playerId: number, today: string, limit: number): Pending<GhostCandidate[]>;
-}
-
-/** A player's report of another (moderation.ts). */
-export interface ReportRow {
-  readonly id: number;
-  readonly reporterId: number;
-  readonly targetId: number;
-  readonly reason: ReportReason;
-  readonly createdAt: number;
-}
-
-/** What an operator action changes of its target, stored with its log row in one transaction. */
-export type PlayerChange =
-  | { readonly kind: 'rename'; readonly name: string }
-  | { readonly kind: 'ban'; readonly at: number }
-  | { readonly kind: 'unban' }
-  | { readonly kind: 'dismiss-reports' };
-
-export interface ModerationStore {
-  player(id: number): Pending<ModeratedPlayer | undefined>;
-  /** Stores a report; a second by the same reporter on the same target fails as a duplicate. */
-  report(row: Omit<ReportRow, 'id'>): Pending<ReportRow>;
-  /** Reports filed by `reporterId` at `since` or later (the rate limit). */
-  reportsSince(reporterId: number, since: number): Pending<number>;
-  /** Open reports by target, most reported first. */
-  openReports(limit: number): Pending<OpenReports[]>;
-  banned(): Pending<ModeratedPlayer[]>;
-  /** The latest logged actions, newest first. */
-  actions(limit: number): Pending<OperatorActionView[]>;
-  /**
-   * Applies `change` to the player and logs the action, in one transaction; every change but a
-   * lifted ban also closes the target's open reports. A ban takes the player's daily results off
-   * the boards (their rank keys kept aside), a lifted ban puts them back.
-   */
-  apply(action: Omit<OperatorActionView, 'id'>, change: PlayerChange): Pending<OperatorActionView>;
-  /** Takes an ended daily game off the board if its player is banned (a game that ended after the ban). */
-  unlistIfBanned(gameId: number): Pending<void>;
-}
-
-/** A game's stored fair-play figures (fair-play.ts). */
-export interface FairPlayRow {
-  readonly gameId: number;
-  readonly playerId: number;
-  readonly judged: number;
-  readonly kept: number;
-  readonly medianMs: number | null;
-  readonly spreadMs: number | null;
-  readonly createdAt: number;
-}
-
-/** Which players the operator page lists as fair-play outliers: all four must hold (fair-play.ts). */
-export interface OutlierRule {
-  readonly minGames: number;
-  readonly minAccuracy: number;
-  readonly maxMedianMs: number;
-  readonly maxRelativeSpread: number;
-}
-
-/** A player's figures over their analysed rated race games, for the outlier list. */
-export interface OutlierRow extends PlayerFairPlay {
-  readonly player: ModeratedPlayer;
-  readonly relativeSpread: number | null;
-}
-
-export interface FairPlayStore {
-  /** When each of a game's actions was stored, in order. */
-  moveTimes(gameId: number): Pending<number[]>;
-  /** Stores a game's figures; figures stored already (by another instance) stay. */
-  store(row: FairPlayRow): Pending<void>;
-  byGame(gameId: number): Pending<FairPlayRow | undefined>;
-  ofPlayer(playerId: number): Pending<PlayerFairPlay>;
-  /** Players whose analysed rated race games meet `rule`, most accurate first, at most `limit`. */
-  outliers(rule: OutlierRule, limit: number): Pending<OutlierRow[]>;
-}
 
 /** A player's entry in the quick-race pool. */
 export interface PoolEntryRow {

@@ -35,7 +35,7 @@ export default fp<ModerationOptions>(
     const moderation = new ModerationService({
       store: app.storage.moderation,
       raceStore: app.storage.races,
-      races: app.races,
+      leaveRace: (player, code) => app.races.leave(player, code),
       fairPlay: app.fairPlay,
       refusedNames,
       clock: app.clock,
