@@ -11,6 +11,8 @@ export interface MetricReadings {
   /** Races per state, from the race store (either database). */
   racesByState(): Pending<Readonly<Record<string, number>> | undefined>;
   analysisQueue(): number;
+  /** The quick-race pool per variant someone waits for: how many wait, and the longest wait so far. */
+  pool(): Pending<readonly { variant: string; waiting: number; longestWaitSeconds: number }[] | undefined>;
   /** Seconds since the newest complete backup, or undefined when none is known. */
   backupAgeSeconds(): number | undefined;
 }
@@ -48,6 +50,28 @@ export class Metrics {
         const counts = await readings.racesByState();
         this.reset();
         for (const [state, count] of Object.entries(counts ?? {})) this.set({ state }, count);
+      },
+    });
+    new Gauge({
+      name: 'lucie_pool_waiting',
+      help: 'Players waiting in the quick-race pool, by variant',
+      labelNames: ['variant'],
+      registers,
+      async collect() {
+        const pool = await readings.pool();
+        this.reset();
+        for (const { variant, waiting } of pool ?? []) this.set({ variant }, waiting);
+      },
+    });
+    new Gauge({
+      name: 'lucie_pool_longest_wait_seconds',
+      help: 'The longest wait of a player still in the quick-race pool, by variant',
+      labelNames: ['variant'],
+      registers,
+      async collect() {
+        const pool = await readings.pool();
+        this.reset();
+        for (const { variant, longestWaitSeconds } of pool ?? []) this.set({ variant }, longestWaitSeconds);
       },
     });
     new Gauge({ name: 'lucie_analysis_queue_length', help: 'Games waiting for analysis, the one being solved included', registers, collect() { this.set(readings.analysisQueue()); } });

@@ -31,6 +31,16 @@ export default fp<MetricsOptions>(
       playersOnline: () => [...app.hub.connectedPlayers()].length,
       racesByState: () => (app.hasDecorator('storage') ? app.storage.races.countByState() : undefined),
       analysisQueue: () => (app.hasDecorator('analyses') ? app.analyses.queueLength : 0),
+      pool: async () => {
+        if (!app.hasDecorator('storage')) return undefined;
+        const now = app.clock.now();
+        const byVariant = new Map<string, { variant: string; waiting: number; longestWaitSeconds: number }>();
+        for (const entry of await app.storage.pool.waiting()) {
+          const figures = byVariant.get(entry.variant) ?? { variant: entry.variant, waiting: 0, longestWaitSeconds: 0 };
+          byVariant.set(entry.variant, { variant: entry.variant, waiting: figures.waiting + 1, longestWaitSeconds: Math.max(figures.longestWaitSeconds, (now - entry.joinedAt) / 1000) });
+        }
+        return [...byVariant.values()];
+      },
       backupAgeSeconds: () => (app.hasDecorator('backups') ? app.backups.ageSeconds() : undefined),
     };
     const metrics = new Metrics(readings);

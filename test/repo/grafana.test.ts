@@ -7,7 +7,7 @@ import { Metrics } from '../../server/metrics.js';
 describe('deploy/grafana-dashboard.json', () => {
   it('names no metric that the server does not export', async () => {
     const dashboard = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'deploy', 'grafana-dashboard.json'), 'utf8'));
-    const metrics = new Metrics({ openSockets: () => 0, playersOnline: () => 0, racesByState: () => ({}), analysisQueue: () => 0, backupAgeSeconds: () => 1 });
+    const metrics = new Metrics({ openSockets: () => 0, playersOnline: () => 0, racesByState: () => ({}), analysisQueue: () => 0, pool: () => [], backupAgeSeconds: () => 1 });
     const exported = new Set((await metrics.registry.getMetricsAsJSON()).map((metric) => metric.name));
     const used = new Set<string>();
     for (const panel of dashboard.panels) {

@@ -27,6 +27,10 @@ describe('/metrics', () => {
     const clients = [await Client.connect(wsBase, ana), await Client.connect(wsBase, bob)];
     for (const client of clients) client.send({ type: 'watch', code });
     await api(app, 'POST', `/api/races/${code}/start`, ana);
+    // Cy waits alone in the merci pool (on a socket: a waiting player without one is taken out).
+    const cy = await createPlayer(app, 'Cy');
+    const cyTab = await Client.connect(wsBase, cy);
+    expect((await api(app, 'POST', '/api/pool', cy, { variant: 'merci' })).status).toBe(200);
     const mirrors = await Promise.all(clients.map(async (client) => Mirror.of(await client.next('game'))));
 
     let acks = 0;
@@ -55,14 +59,17 @@ describe('/metrics', () => {
     expect(sample(text, 'lucie_ack_latency_seconds_bucket{le="+Inf"}')).toBe(acks);
     for (const refused of new Set(errors)) expect(sample(text, `lucie_moves_refused_total{code="${refused}"}`)).toBe(errors.filter((code) => code === refused).length);
     expect(errors).toHaveLength(2);
-    expect(sample(text, 'lucie_open_sockets')).toBe(2);
-    expect(sample(text, 'lucie_players_online')).toBe(2);
+    expect(sample(text, 'lucie_open_sockets')).toBe(3);
+    expect(sample(text, 'lucie_players_online')).toBe(3);
+    expect(sample(text, 'lucie_pool_waiting{variant="merci"}')).toBe(1);
+    expect(sample(text, 'lucie_pool_waiting{variant="strict"}')).toBeUndefined();
+    expect(sample(text, 'lucie_pool_longest_wait_seconds{variant="merci"}')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'lucie_races{state="running"}')).toBe(1);
     expect(sample(text, 'lucie_races{state="lobby"}')).toBe(1);
     expect(sample(text, 'lucie_analysis_queue_length')).toBe(0);
     expect(sample(text, 'lucie_storage_errors_total')).toBeUndefined();
     expect(sample(text, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
-    for (const client of clients) client.close();
+    for (const client of [...clients, cyTab]) client.close();
   });
 
   it('without the token, or with another, answers 401 and none of its figures; with no token configured there is no /metrics', async () => {
