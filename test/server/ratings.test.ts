@@ -9,15 +9,19 @@ import type { FastifyInstance } from 'fastify';
 import { rate, rating as newRating, type Rating } from 'openskill';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RaceView } from '../../contract/index.js';
-import { api, autoplay, createPlayer, createRace, startServer, type TestPlayer } from './helpers.js';
+import { api, autoplay, Client, createPlayer, createRace, startServer, type TestPlayer } from './helpers.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** Each app's websocket address: a rated race is dealt only to racers who are there (a socket open). */
+const sockets = new WeakMap<FastifyInstance, string>();
+
 async function server(options: Parameters<typeof startServer>[0] = {}): Promise<FastifyInstance> {
-  const { app } = await startServer({ rateLimits: false, ...options });
+  const { app, wsBase } = await startServer({ rateLimits: false, ...options });
+  sockets.set(app, wsBase);
   cleanups.push(() => app.close());
   return app;
 }
@@ -31,6 +35,8 @@ const view = async (app: FastifyInstance, code: string): Promise<RaceView> => (a
 async function race(app: FastifyInstance, racers: readonly TestPlayer[], moves: readonly number[], rated: boolean, applied = rated): Promise<RaceView> {
   const { code } = await createRace(app, racers[0]!, { seats: racers.length, rated });
   for (const racer of racers.slice(1)) expect((await api(app, 'POST', `/api/races/${code}/join`, racer)).status).toBe(200);
+  const tabs = await Promise.all(racers.map((racer) => Client.connect(sockets.get(app)!, racer)));
+  cleanups.push(() => tabs.forEach((tab) => tab.close()));
   expect((await api(app, 'POST', `/api/races/${code}/start`, racers[0]!)).status).toBe(200);
   await vi.waitFor(async () => expect((await view(app, code)).progress).toHaveLength(racers.length), { timeout: 10_000, interval: 10 });
   const { progress } = await view(app, code);
@@ -151,6 +157,7 @@ describe('ratings', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lucie-ratings-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const first = await startServer({ dataDir, rateLimits: false });
+    sockets.set(first.app, first.wsBase);
     const players = [await createPlayer(first.app, 'Ana'), await createPlayer(first.app, 'Bob'), await createPlayer(first.app, 'Cy')];
     // As if the instance died right after storing the standings: nothing applies the ratings here.
     first.app.scheduler.handle('race-rating', { due: () => undefined, stored: () => [] });
@@ -186,5 +193,22 @@ describe('ratings', () => {
     expect(await stored(app, players)).toEqual(afterSecond);
     expect(await app.storage.ratings.changesOfPlayer(players[1]!.id)).toEqual([]);
     expect((await app.storage.ratings.changesOfPlayer(players[0]!.id)).map((change) => change.code)).toEqual([first.code, second.code]);
+  });
+
+  it('rates every race again without a player an operator bans, and with them again once the ban is lifted', async () => {
+    const admin = 'operator-token-for-the-ratings-suite';
+    const app = await server({ adminToken: admin });
+    const operator = async (url: string) => (await app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${admin}` }, payload: { operator: 'eve' } })).statusCode;
+    const players = [await createPlayer(app, 'Ana'), await createPlayer(app, 'Bob'), await createPlayer(app, 'Cy')];
+    const first = await race(app, players, [20, 0, 6], true);
+    const rated = await stored(app, players);
+
+    expect(await operator(`/api/operator/players/${players[1]!.id}/ban`)).toBe(200);
+    const left = first.standings!.filter((standing) => standing.playerId !== players[1]!.id);
+    const withoutBob = expected({ ...first, standings: left.map((standing) => ({ ...standing, rank: 1 + left.filter((other) => other.rank < standing.rank).length })) }, new Map());
+    await vi.waitFor(async () => expect(await stored(app, players)).toEqual(withoutBob), { timeout: 10_000, interval: 20 });
+
+    expect(await operator(`/api/operator/players/${players[1]!.id}/unban`)).toBe(200);
+    await vi.waitFor(async () => expect(await stored(app, players)).toEqual(rated), { timeout: 10_000, interval: 20 });
   });
 });
