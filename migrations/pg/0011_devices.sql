@@ -46,4 +46,5 @@ CREATE INDEX "devices_player" ON "devices" USING btree ("player_id");--> stateme
 CREATE INDEX "passkeys_player" ON "passkeys" USING btree ("player_id");--> statement-breakpoint
 -- Each existing identity's one token becomes its first device (a name unknown: the user agent was never kept).
 INSERT INTO "devices" ("player_id", "token_hash", "name", "created_at", "last_seen_at") SELECT "id", "token_hash", '', "created_at", "created_at" FROM "players";--> statement-breakpoint
-ALTER TABLE "players" DROP COLUMN "token_hash";
+ALTER TABLE "players" DROP COLUMN "token_hash";--> statement-breakpoint
+CREATE INDEX "passkey_challenges_player" ON "passkey_challenges" USING btree ("player_id");

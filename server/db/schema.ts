@@ -70,7 +70,10 @@ export const passkeyChallenges = sqliteTable('passkey_challenges', {
   /** Who is adding a passkey; null for a sign-in. */
   playerId: integer('player_id').references(() => players.id, { onDelete: 'cascade' }),
   expiresAt: integer('expires_at').notNull(),
-});
+}, (table) => [
+  // Deleting an identity (pruning) cascades here: found by index, not by a scan.
+  index('passkey_challenges_player').on(table.playerId),
+]);
 
 export const races = sqliteTable('races', {
   id: integer('id').primaryKey({ autoIncrement: true }),

@@ -55,7 +55,7 @@ export const passkeyChallenges = pgTable('passkey_challenges', {
   purpose: text('purpose', { enum: ['register', 'sign-in'] }).notNull(),
   playerId: integer('player_id').references(() => players.id, { onDelete: 'cascade' }),
   expiresAt: millis('expires_at').notNull(),
-});
+}, (table) => [index('passkey_challenges_player').on(table.playerId)]);
 
 export const races = pgTable('races', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),

@@ -20,7 +20,7 @@ describe.each(DATABASES)('GameStore on %s', (_name, open) => {
     const ana = await addPlayer(s, 'Ana');
     const [race, daily] = await addGames(s, gameRow(ana.id, { deadline: 9000 }), gameRow(ana.id, { kind: 'daily', day: '2026-11-29', variant: 'merci', seed: 'day-seed', startedAt: 200, layout: ['QH'] }));
     expect(daily).toBe(race! + 1);
-    const stored = { kind: 'race', playerId: ana.id, raceId: null, variant: 'strict', seed: 'game-seed', status: 'playing', startedAt: 100, deadline: 9000, finishedAt: null };
+    const stored = { kind: 'race', playerId: ana.id, raceId: null, variant: 'strict', seed: 'game-seed', status: 'playing', startedAt: 100, deadline: 9000, finishedAt: null, ghostOf: null, redealFrom: null };
     expect(await s.games.loadGame(race!)).toEqual({ ...stored, id: race });
     expect(await s.games.loadGame(daily!)).toEqual({ ...stored, id: daily, kind: 'daily', variant: 'merci', seed: 'day-seed', startedAt: 200, deadline: null });
     expect(await s.games.loadGame(daily! + 1000)).toBeUndefined();

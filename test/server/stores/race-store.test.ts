@@ -145,7 +145,7 @@ describe.each(DATABASES)('RaceStore on %s', (_name, open) => {
     expect(await s.races.byId(race.id)).toMatchObject({ state: 'running', capAt: 5000 });
     expect(await s.races.gameIdOf(race.id, max.id)).toBe(maxGame);
     expect(await s.races.gameIdOf(race.id, ned.id)).toBeUndefined();
-    const playing = { kind: 'race', raceId: race.id, day: null, seriesId: null, seriesDeal: null, variant: 'strict', seed: 'game-seed', status: 'playing', redealsUsed: 0, moves: 0, startedAt: 100, deadline: null, finishedAt: null, rankKey: null };
+    const playing = { kind: 'race', raceId: race.id, day: null, seriesId: null, seriesDeal: null, variant: 'strict', seed: 'game-seed', status: 'playing', redealsUsed: 0, moves: 0, startedAt: 100, deadline: null, finishedAt: null, rankKey: null, ghostOf: null, redealFrom: null };
     expect((await s.races.games(race.id)).sort((a, b) => a.id - b.id)).toEqual([
       { ...playing, id: luGame, playerId: lu.id, foundations: 4 },
       { ...playing, id: maxGame, playerId: max.id, foundations: 6 },
