@@ -57,6 +57,8 @@ async function cluster(count: number, env: Record<string, string> = {}): Promise
 /** Two instances, started once for the tests that need no more (starting them is most of their time). */
 let pair: ReturnType<typeof cluster> | undefined;
 const twoInstances = () => (pair ??= cluster(2));
+/** A test that starts its own server processes (each builds its app and migrates) has their start-up in its time too. */
+const CLUSTER_TEST_MS = 60_000;
 
 type Answer = ServerMessageOf<'ack'> | ServerMessageOf<'error'>;
 
@@ -292,7 +294,7 @@ describe('three instances, one killed mid-race', () => {
     for (const spectator of survivors.map((i) => spectators[i]!)) expect(statesSeen(spectator)).toEqual(['lobby', 'countdown', 'running', 'finished']);
     expect(three.errors()).toEqual([]);
     for (const client of [...sockets, ...spectators]) client.close();
-  });
+  }, CLUSTER_TEST_MS);
 });
 
 describe('a rated race whose instance dies between its standings and its ratings', () => {
@@ -346,5 +348,5 @@ describe('a rated race whose instance dies between its standings and its ratings
     expect((await sql.query(changes, [race.code])).rows).toHaveLength(3);
     expect((await sql.query('select count(*)::int as n from rated_races')).rows[0].n).toBe(1);
     expect(two.errors().filter((line) => !line.startsWith(victim.name))).toEqual([]);
-  });
+  }, CLUSTER_TEST_MS);
 });
