@@ -4,6 +4,7 @@
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptProblem, stuckReason } from '../../client/src/lib/moves.js';
+import { setLocale } from '../../client/src/lib/i18n.svelte.js';
 import type { RaceAnswer } from '../../contract/index.js';
 import { destinations } from '../../shared/index.js';
 import { BoardDriver } from './board-driver.js';
@@ -19,6 +20,8 @@ const anaSockets: WebSocketRoute[] = [];
 let anaOffline = false;
 
 beforeAll(async () => {
+  // The reasons expected below are written by the client's own code, in English as the pages are.
+  await setLocale('en', ['en-GB']);
   buildClient();
   server = await startServer();
   [ana, bo, eve] = await Promise.all([
@@ -188,8 +191,8 @@ describe('two browsers race one seed', () => {
       standing.state === 'won' ? 'won' : standing.state === 'resigned' ? 'resigned' : 'out of moves',
       String(standing.foundations),
     ]);
-    expect(anaRows.map((row) => [row[0], row[1]!.replace(' (you)', ''), row[2], row[3]])).toEqual(expected);
-    expect((await rows(bo.page)).map((row) => [row[0], row[1]!.replace(' (you)', '')])).toEqual(expected.map((row) => [row[0], row[1]]));
+    expect(anaRows.map((row) => [row[0], row[1]!.replace(' (you)', '').trim(), row[2], row[3]])).toEqual(expected);
+    expect((await rows(bo.page)).map((row) => [row[0], row[1]!.replace(' (you)', '').trim()])).toEqual(expected.map((row) => [row[0], row[1]]));
     expect(race.standings!.find((standing) => standing.name === 'Ana')!.foundations).toBe(anaBoard.position.foundationCount());
     expect(race.standings!.find((standing) => standing.name === 'Bo')!.foundations).toBe(boBoard.position.foundationCount());
     await screenshot(ana.page, '5-finished-board-desktop');
