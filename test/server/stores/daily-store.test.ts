@@ -78,6 +78,8 @@ describe.each(DATABASES)('DailyStore on %s', (_name, open) => {
       deadline: null,
       finishedAt: null,
       rankKey: null,
+      ghostOf: null,
+      redealFrom: null,
     });
     expect(await s.daily.attempt(players[3]!.id, OTHER_DAY)).toBeUndefined();
   });

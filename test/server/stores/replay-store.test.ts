@@ -18,7 +18,7 @@ describe.each(DATABASES)('ReplayStore on %s', (_name, open) => {
 
     const summary = await s.replays.summary(raced!);
     expect(summary).toEqual({
-      game: { id: raced, kind: 'race', playerId: ana.id, raceId: race.id, day: null, seriesId: null, seriesDeal: null, variant: 'strict', seed: 'game-seed', status: 'won', foundations: 52, redealsUsed: 0, moves: 3, startedAt: 100, deadline: null, finishedAt: 300, rankKey: 5 },
+      game: { id: raced, kind: 'race', playerId: ana.id, raceId: race.id, day: null, seriesId: null, seriesDeal: null, variant: 'strict', seed: 'game-seed', status: 'won', foundations: 52, redealsUsed: 0, moves: 3, startedAt: 100, deadline: null, finishedAt: 300, rankKey: 5, ghostOf: null, redealFrom: null },
       name: 'Ana',
       raceCode: race.code,
       raceState: 'finished',
