@@ -1,12 +1,12 @@
 // The client's message catalogues, compiled when the client is built. Each catalogue
-// (client/src/messages/LOCALE.json, and the rules page's client/src/messages/rules/LOCALE.json)
-// is ICU MessageFormat text; the client imports `virtual:messages/LOCALE` (or
+// (client/src/messages/LOCALE/*.json, its files one per part of the app and merged here, and the
+// rules page's client/src/messages/rules/LOCALE.json) is ICU MessageFormat text; the client imports `virtual:messages/LOCALE` (or
 // `virtual:messages/rules/LOCALE`) and gets every message already parsed by formatjs's ICU parser,
 // which never ships: client/src/lib/icu.ts writes the parsed form. A message with no argument
 // stays a plain string.
 // `en-XA` is the pseudo-locale: English with every message wrapped in ⟦…⟧, generated here from
 // en and never committed, so text that reaches the screen without the catalogue shows unmarked.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { Plugin } from 'vite';
@@ -30,9 +30,27 @@ export function compileMessage(text: string, where: string): CompiledMessage {
   return elements;
 }
 
-/** The catalogue `name` (`en`, `rules/fr`) as written: key → ICU text. */
+/** The files catalogue `name` is written in: `NAME.json`, or every file of the folder `NAME/`. */
+export function catalogueFiles(name: string): string[] {
+  const file = join(MESSAGES_DIR, `${name}.json`);
+  if (existsSync(file)) return [file];
+  const folder = join(MESSAGES_DIR, name);
+  return readdirSync(folder)
+    .filter((entry) => entry.endsWith('.json'))
+    .sort()
+    .map((entry) => join(folder, entry));
+}
+
+/** The catalogue `name` (`en`, `rules/fr`) as written: key → ICU text; a key written in two of its files is an error. */
 export function readCatalogue(name: string): Record<string, string> {
-  return JSON.parse(readFileSync(join(MESSAGES_DIR, `${name}.json`), 'utf8')) as Record<string, string>;
+  const catalogue: Record<string, string> = {};
+  for (const file of catalogueFiles(name)) {
+    for (const [key, text] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>)) {
+      if (key in catalogue) throw new Error(`${file}: ${key} is written in another file of ${name} too`);
+      catalogue[key] = text;
+    }
+  }
+  return catalogue;
 }
 
 /** Every message of `name` compiled; `…/en-XA` is en's, each message marked. */
@@ -51,7 +69,7 @@ export function messages(): Plugin {
       if (!id.startsWith(`\0${PREFIX}`)) return undefined;
       const name = id.slice(PREFIX.length + 1);
       const file = name.endsWith(PSEUDO_LOCALE) ? name.slice(0, -PSEUDO_LOCALE.length) + 'en' : name;
-      this.addWatchFile(join(MESSAGES_DIR, `${file}.json`));
+      for (const path of catalogueFiles(file)) this.addWatchFile(path);
       return `export default ${JSON.stringify(compileCatalogue(name))};`;
     },
   };

@@ -1,7 +1,7 @@
 // The message catalogues: the same keys in every locale, each a valid ICU message with the same
 // arguments as English, none unused by the client, and every server refusal code written in each.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { isStructurallySame, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../contract/index.js';
@@ -9,7 +9,7 @@ import { PROBLEM_CODES, PROBLEM_PARAM_KINDS, PROBLEM_PARAMS, type Problem, type 
 import { around, LOCALES, setLocale, t, type MessageKey } from '../../client/src/lib/i18n.svelte.js';
 import { problemWords } from '../../client/src/lib/moves.js';
 import { refusalText } from '../../client/src/lib/refusals.js';
-import { compileCatalogue, MESSAGES_DIR, readCatalogue } from '../../vite-messages.js';
+import { catalogueFiles, compileCatalogue, MESSAGES_DIR, readCatalogue } from '../../vite-messages.js';
 
 const CLIENT = join(import.meta.dirname, '..', '..', 'client', 'src');
 const CATALOGUES = ['', 'rules/'] as const;
@@ -42,6 +42,14 @@ describe('the message catalogues', () => {
       }
     });
   }
+
+  it('app/: keeps each key in the same file of every locale, none over 400 lines', () => {
+    const parts = (locale: string) => Object.fromEntries(catalogueFiles(locale).map((file) => [basename(file), Object.keys(JSON.parse(readFileSync(file, 'utf8')) as object).sort()]));
+    const english = parts('en');
+    expect(Object.keys(english).length).toBeGreaterThan(1);
+    for (const locale of LOCALES) expect(parts(locale), locale).toEqual(english);
+    for (const locale of LOCALES) for (const file of catalogueFiles(locale)) expect(readFileSync(file, 'utf8').split('\n').length, file).toBeLessThanOrEqual(400);
+  });
 
   it('has no key the client never uses', () => {
     const code = sources(CLIENT).join('\n');

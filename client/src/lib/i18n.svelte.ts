@@ -1,11 +1,14 @@
 /**
- * Lucie's words: one ICU MessageFormat catalogue per locale (`client/src/messages/LOCALE.json`,
+ * Lucie's words: one ICU MessageFormat catalogue per locale (`client/src/messages/LOCALE/*.json`,
  * compiled at build time by vite-messages.ts), only the active one loaded. `t(key, values)` reads
  * the active catalogue, so every text written with it follows a change of language.
  */
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { formatMessage, type Value } from './icu.js';
-import type en from '../messages/en.json';
+import type people from '../messages/en/people.json';
+import type play from '../messages/en/play.json';
+import type race from '../messages/en/race.json';
+import type words from '../messages/en/words.json';
 import type rulesEn from '../messages/rules/en.json';
 
 export const LOCALES = ['en', 'es', 'fr', 'it'] as const;
@@ -17,7 +20,7 @@ export type AnyLocale = Locale | typeof PSEUDO_LOCALE;
 export const LOCALE_NAMES: { readonly [locale in Locale]: string } = { en: 'English', es: 'Español', fr: 'Français', it: 'Italiano' };
 
 /** The key of every message: the English catalogue defines them, the others must match (test/client/messages.test.ts). */
-export type MessageKey = keyof typeof en;
+export type MessageKey = keyof typeof words | keyof typeof play | keyof typeof race | keyof typeof people;
 export type RulesKey = keyof typeof rulesEn;
 export type Values = Readonly<Record<string, Value>>;
 type Catalogue = Readonly<Record<string, string | MessageFormatElement[]>>;
