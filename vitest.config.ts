@@ -7,6 +7,9 @@ export default defineConfig({
   test: {
     // PostgreSQL and Redis for the storage and scale-out tests (already up in CI).
     globalSetup: ['test/services.ts', 'test/shots.ts'],
+    // Two files at a time even on two cores (vitest would take one): most tests wait on sockets,
+    // timers, databases and Chromium rather than compute. Browser files still go one at a time.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
