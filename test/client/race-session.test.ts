@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RaceSession as RaceSessionType } from '../../client/src/lib/race.svelte.js';
 import type { GameStatus, RaceView, ServerMessage } from '../../contract/index.js';
+import { BANNED_CLOSE_CODE } from '../../contract/index.js';
 import { dealLayout, makeAction, makeLayout, parseAction, redealLayout, type Action, problemText } from '../../shared/index.js';
 import { FakeSocket, stubBrowser } from './fake-browser.js';
 
@@ -167,6 +168,12 @@ describe('a race session', () => {
     again.deliver({ type: 'ack', gameId: 7, index: 1, action: makeAction(afterOne) });
     expect(session.game!.actions).toEqual([makeAction(one), makeAction(afterOne)]);
     expect(session.pending).toEqual([]);
+  });
+
+  it('tries no reconnection once an operator has banned the identity', () => {
+    socket.close(BANNED_CLOSE_CODE);
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
   });
 
   it('stops offering moves when the game is over', () => {

@@ -1,4 +1,4 @@
-import { SIGNED_OUT_CLOSE, type ClientMessageInput, type ServerMessage } from './contract.js';
+import { BANNED_CLOSE_CODE, SIGNED_OUT_CLOSE, type ClientMessageInput, type ServerMessage } from './contract.js';
 import { forget } from './identity.svelte.js';
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
@@ -84,6 +84,11 @@ export class Connection {
       // This device was signed out: its token is gone for good, so no reconnecting with it.
       if (event.code === SIGNED_OUT_CLOSE) {
         forget();
+        this.close();
+        return;
+      }
+      // An operator banned this identity: every reconnection would be refused (403 banned), so none is tried.
+      if (event.code === BANNED_CLOSE_CODE) {
         this.close();
         return;
       }
