@@ -2,6 +2,9 @@
 // race, double joins, leaving, the ghost offer, the lobby's live list; and with two instances
 // (PostgreSQL + Redis) one pool for both, no race formed twice.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join as joinPath } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { playerTag, type PoolStatus } from '../../contract/index.js';
 import type { AppOptions } from '../../server/app.js';
@@ -128,6 +131,29 @@ describe('the quick-race pool', () => {
     ana.tab.close();
     bo.tab.close();
     await vi.waitFor(async () => expect((await api(s.app, 'GET', `/api/races/${code}`)).body.race).toMatchObject({ state: 'closed', closedReason: 'empty', rated: false }));
+  });
+});
+
+describe('the pool across a restart', () => {
+  it('keeps nobody waiting in a pool that stopped with its server: they read that they are out and may join again', async () => {
+    const dataDir = mkdtempSync(joinPath(tmpdir(), 'lucie-pool-'));
+    try {
+      const first = await server({ dataDir });
+      const { player, tab } = await arrive(first, 'Ana');
+      expect((await join(first, player)).body.pool).toMatchObject({ state: 'waiting', waiting: 1 });
+      tab.close();
+      servers.splice(servers.indexOf(first), 1);
+      await first.app.close();
+
+      const second = await server({ dataDir });
+      await vi.waitFor(async () => expect((await api(second.app, 'GET', '/api/pool', player)).body.pool.state).toBe('none'), { timeout: 5_000, interval: 20 });
+      const back = await Client.connect(second.wsBase, player);
+      clients.push(back);
+      expect((await join(second, player)).body.pool).toMatchObject({ state: 'waiting', waiting: 1 });
+    } finally {
+      for (const open of servers.splice(0)) await open.app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
