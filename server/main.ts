@@ -134,8 +134,16 @@ if (publicOrigin !== undefined && !/^https?:\/\/[^/?#]+$/.test(publicOrigin)) {
 // Passkeys' relying party id: PUBLIC_ORIGIN's host name unless set (a parent domain of it, to share passkeys across subdomains).
 const passkeyRpId = process.env.PASSKEY_RP_ID || undefined;
 
+// How long a player waits alone in the quick-race pool before a ghost race is offered (milliseconds, default 30 s).
+const ghostAfterText = process.env.POOL_GHOST_AFTER_MS;
+if (ghostAfterText !== undefined && !/^[1-9][0-9]{2,}$/.test(ghostAfterText)) {
+  console.error(`POOL_GHOST_AFTER_MS must be a whole number of milliseconds (at least 100), not "${ghostAfterText}"`);
+  process.exit(2);
+}
+
 const options: AppOptions = {
   dataDir,
+  ...(ghostAfterText !== undefined && { pool: { rules: { ghostAfterMs: Number(ghostAfterText) } } }),
   ...(publicOrigin !== undefined && { publicOrigin }),
   ...(passkeyRpId !== undefined && { passkeyRpId }),
   ...(redisUrl !== undefined && { redisUrl }),

@@ -1,9 +1,11 @@
 // The start page's live lobby and the quick-race pool against a real server: a listed race
 // appears, fills and starts without a reload; three strangers (three browsers, no shared link)
-// press Quick race and land in one race; the featured race is watchable. Screenshots of the lobby
+// press Quick race and land in one race; the featured race is watchable; one who waits alone is
+// offered a ghost race and plays it against a stored race game. Screenshots of the lobby
 // and the pool (desktop and phone, light and dark) go to this run's screenshot folder; axe runs on both.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../support/socket-client.js';
 import { axeViolations, buildClient, openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
@@ -12,7 +14,8 @@ let strangers: Browser[] = [];
 
 beforeAll(async () => {
   buildClient();
-  server = await startServer();
+  // Offered a ghost race after 2 s alone in the pool rather than 30 (the journey below).
+  server = await startServer({ POOL_GHOST_AFTER_MS: '2000' });
   [eve, ...strangers] = await Promise.all([
     openBrowser({ width: 1280, height: 900 }),
     openBrowser({ width: 1280, height: 900 }),
@@ -100,5 +103,32 @@ describe('the quick-race pool', () => {
     await eve.page.getByTestId('featured-race').getByRole('link', { name: 'Watch' }).click();
     await eve.page.waitForURL(`${server.base}/race/${code}`);
     await expect.poll(() => eve.page.getByTestId('race-code').or(eve.page.locator('main')).first().textContent(), { timeout: 8000 }).toContain('Sol');
+  });
+
+  it('offers one who waits alone a ghost race, which plays against a stored race game', async () => {
+    // A finished race of two: its games' seed is public now, so either may be raced as a ghost.
+    const [kim, lou] = [await create('Kim'), await create('Lou')];
+    const { race } = await server.post<{ race: { code: string } }>('/api/races', { seats: 2 }, kim.token);
+    await server.post(`/api/races/${race.code}/join`, {}, lou.token);
+    const wsBase = server.base.replace('http', 'ws');
+    const tabs = [await Client.connect(wsBase, kim), await Client.connect(wsBase, lou)];
+    for (const tab of tabs) tab.send({ type: 'watch', code: race.code });
+    await server.post(`/api/races/${race.code}/start`, {}, kim.token);
+    for (const tab of tabs) {
+      const game = await tab.next('game');
+      tab.send({ type: 'resign', gameId: game.gameId });
+      await tab.next('game-over');
+      tab.close();
+    }
+
+    await openLobby(eve.page, 'light');
+    await name(eve.page, 'Eve');
+    await eve.page.getByRole('button', { name: 'Quick race' }).click();
+    await eve.page.getByText('Nobody else is waiting: you may race a ghost meanwhile.').waitFor({ timeout: 10_000 });
+    await eve.page.getByRole('button', { name: 'Race a ghost' }).click();
+    await eve.page.waitForURL(/\/ghost\/\d+$/, { timeout: 10_000 });
+    await eve.page.locator('.ghost-page .board ol.fans .card').first().waitFor({ timeout: 10_000 });
+    await expect.poll(() => eve.page.locator('.ghost-page').textContent(), { timeout: 8000 }).toMatch(/Kim|Lou/);
+    await screenshot(eve.page, 'pool-ghost-offer-taken', true);
   });
 });
