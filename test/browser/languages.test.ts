@@ -9,17 +9,17 @@
 //   them); the language chosen in Settings is kept, and any other browser language gets English;
 // - a screen reader hears an opponent's lost connection once, their return once and another's
 //   abandonment once, over a short grace period (GRACE_SECONDS), never the countdown.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { CreatePlayerAnswer, DailyStartAnswer, RaceAnswer, SeriesAnswer } from '../../contract/index.js';
 import { dealLayout, makeRecord, recordOf } from '../../shared/index.js';
+import { readCatalogue } from '../../vite-messages.js';
 import { buildClient, launchBrowser, screenshot, shotsDir, startServer, type RunningServer } from './helpers.js';
 
-const MESSAGES = join(import.meta.dirname, '..', '..', 'client', 'src', 'messages');
-const catalogue = (locale: string): Record<string, string> => JSON.parse(readFileSync(join(MESSAGES, `${locale}.json`), 'utf8')) as Record<string, string>;
+const catalogue = (locale: string): Record<string, string> => readCatalogue(locale);
 /** Short, so the abandonment comes within the test; long enough for a loaded machine to see the loss first. */
 const GRACE_SECONDS = 4;
 const SOON = { timeout: 20_000 };
