@@ -143,7 +143,7 @@ async function postgresRun(attempts: Attempt[]): Promise<void> {
     const pool = db.$client;
     const loadStart = process.hrtime.bigint();
     const column = <K extends keyof Attempt>(key: K) => attempts.map((attempt) => attempt[key]);
-    await pool.query(`insert into players (name, token_hash, created_at) select 'player ' || n, 'hash-' || n, $1 from generate_series(0, $2::integer - 1) n`, [
+    await pool.query(`insert into players (name, created_at) select 'player ' || n, $1 from generate_series(0, $2::integer - 1) n`, [
       opensAt,
       attempts.length,
     ]);
@@ -195,7 +195,7 @@ async function sqliteRun(dir: string, attempts: Attempt[]): Promise<void> {
   const db = openDatabase(dir, { checkpoints: 'auto' });
   const sqlite = db.$client;
 
-  const insertPlayer = sqlite.prepare('insert into players (name, token_hash, created_at) values (?, ?, ?)');
+  const insertPlayer = sqlite.prepare('insert into players (name, created_at) values (?, ?)');
   const insertGame = sqlite.prepare(
     `insert into games (kind, player_id, day, variant, seed, status, foundations, redeals_used, moves, started_at, deadline, finished_at, rank_key)
      values ('daily', ?, ?, 'strict', ?, ?, ?, 2, ?, ?, ?, ?, ?)`,
@@ -203,7 +203,7 @@ async function sqliteRun(dir: string, attempts: Attempt[]): Promise<void> {
   const loadStart = process.hrtime.bigint();
   sqlite.transaction(() => {
     attempts.forEach((attempt, i) => {
-      const playerId = Number(insertPlayer.run(`player ${i}`, `hash-${i}`, opensAt).lastInsertRowid);
+      const playerId = Number(insertPlayer.run(`player ${i}`, opensAt).lastInsertRowid);
       const { startedAt, state, foundations, moves, finishedAt, rankKey } = attempt;
       insertGame.run(playerId, DAY, seed, state, foundations, moves, startedAt, opensAt + 86_400_000, finishedAt, rankKey);
     });
