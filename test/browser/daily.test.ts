@@ -35,6 +35,11 @@ afterAll(async () => {
 
 
 /** A scripted player: takes today's attempt and plays it over the websocket with the tests' policy, as fast as acks come. */
+/** The day's deal decides how many cards go home before a resignation, so the words follow the number. */
+function resignedWords(home: number): string {
+  return `Your attempt is over (resigned): ${home} ${home === 1 ? 'card' : 'cards'} on the foundations.`;
+}
+
 async function scriptedDaily(name: string): Promise<{ foundations: number; gameId: number; firstLayout: readonly string[] }> {
   const { token } = await server.post<CreatePlayerAnswer>('/api/players', { name });
   const { game } = await server.post<DailyStartAnswer>('/api/daily/start', {}, token);
@@ -100,7 +105,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
       await page.getByRole('button', { name: 'Resign' }).click();
       await page.getByRole('button', { name: 'Really resign?' }).click();
     }
-    const outcome = driver.position.isWon() ? 'You won' : `Your attempt is over (resigned): ${driver.position.foundationCount()} cards on the foundations.`;
+    const outcome = driver.position.isWon() ? 'You won' : resignedWords(driver.position.foundationCount());
     await expect.poll(() => page.getByTestId('daily-outcome').textContent()).toContain(outcome);
     expect(scripted.every((bot) => bot.foundations >= driver.position.foundationCount())).toBe(true);
     // Ties on cards home go by time: the scripted players were faster, so Ana is last.
@@ -287,9 +292,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
     await screenshot(page, 'daily-7-playing-phone');
     await page.getByRole('button', { name: 'Resign' }).click();
     await page.getByRole('button', { name: 'Really resign?' }).click();
-    // The day's deal decides how many cards three moves put home: one is "1 card".
-    const home = phone.position.foundationCount();
-    await expect.poll(() => page.getByTestId('daily-outcome').textContent()).toContain(`Your attempt is over (resigned): ${home} ${home === 1 ? 'card' : 'cards'} on the foundations`);
+    await expect.poll(() => page.getByTestId('daily-outcome').textContent()).toContain(resignedWords(phone.position.foundationCount()));
     await expect.poll(() => page.getByTestId('daily-outcome').textContent()).toMatch(/Rank \d+ of 52\./);
     await screenshot(page, 'daily-8-resigned-phone', true);
   });
