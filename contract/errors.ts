@@ -69,6 +69,7 @@ export const ERROR_CODES = [
   'index-ahead', // an action's index past the game's next one
   'index-conflict', // a different action was already applied at that index
   'ghost-playing', // starting a ghost race while another of yours is being played (game: that one)
+  'ghost-not-over', // a ghost race's replay while it is still being played (its moves and the ghost's cards stay hidden)
   // The server.
   'server-closing', // shutting down: retry after reconnecting
   'storage-unavailable', // the database could not store it (disk full, locked, failing): nothing changed, retry later
@@ -133,6 +134,7 @@ export const ERROR_STATUS: { readonly [code in ErrorCode]: number } = {
   'index-ahead': 409,
   'index-conflict': 409,
   'ghost-playing': 409,
+  'ghost-not-over': 409,
   'server-closing': 503,
   'storage-unavailable': 503,
   internal: 500,
@@ -271,6 +273,7 @@ export const ERROR_PARAMS = {
   'index-ahead': ['index', 'next'],
   'index-conflict': ['index', 'stored', 'next'],
   'ghost-playing': ['game'],
+  'ghost-not-over': ['game'],
   'server-closing': [],
   'storage-unavailable': ['cause'],
   internal: [],

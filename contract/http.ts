@@ -416,6 +416,12 @@ export const replayGame = z.object({
 });
 /** `GET /api/races/:code/replay`, only once the race is finished: the race (standings, seed) and each racer's game in seat order. */
 export const raceReplayAnswer = z.object({ race: raceView, games: z.array(replayGame) });
+/**
+ * `GET /api/ghosts/:id/replay`, only once the ghost race has ended: the player's game and the
+ * ghost's, in that order, both on the ghost race's clock (the ghost's times shifted to start at its
+ * startedAt), so the two boards replay side by side as a race's do.
+ */
+export const ghostReplayAnswer = z.object({ ghost: ghostView, games: z.array(replayGame) });
 
 /** The HTTP error answer, its params typed by its code. */
 export type HttpError = Omit<z.infer<typeof httpError>, 'code' | 'params'> & CodedError;
@@ -446,6 +452,7 @@ export type RatingPoint = z.infer<typeof ratingPoint>;
 export type RatingHistoryAnswer = z.infer<typeof ratingHistoryAnswer>;
 export type RatingBoardAnswer = z.infer<typeof ratingBoardAnswer>;
 export type RaceReplayAnswer = z.infer<typeof raceReplayAnswer>;
+export type GhostReplayAnswer = z.infer<typeof ghostReplayAnswer>;
 export type SeriesResults = z.infer<typeof seriesResults>;
 export type SeriesDealResult = z.infer<typeof seriesDealResult>;
 export type SeriesProgress = z.infer<typeof seriesProgress>;
@@ -561,6 +568,7 @@ export const ROUTE_SCHEMAS = {
   analysis: { params: gameIdParams, response: { 200: analysisAnswer } },
   raceGhost: { params: gameIdParams, response: { 200: ghostStartAnswer, 201: ghostStartAnswer } },
   ghost: { params: gameIdParams, response: { 200: ghostAnswer } },
+  ghostReplay: { params: gameIdParams, response: { 200: ghostReplayAnswer } },
   findGhost: { body: findGhostBody, response: { 200: ghostStartAnswer, 201: ghostStartAnswer } },
   // 503 is an answer of these two, not an error: the body says what is wrong.
   health: { response: { 200: healthAnswer, 503: healthAnswer } },

@@ -49,6 +49,7 @@ export const ROUTES = {
   analysis: { method: 'GET', path: '/api/games/:id/analysis' },
   raceGhost: { method: 'POST', path: '/api/games/:id/ghost' },
   ghost: { method: 'GET', path: '/api/ghosts/:id' },
+  ghostReplay: { method: 'GET', path: '/api/ghosts/:id/replay' },
   findGhost: { method: 'POST', path: '/api/ghosts' },
   health: { method: 'GET', path: '/api/health' },
   ready: { method: 'GET', path: '/api/ready' },

@@ -5,7 +5,7 @@
  * their own timeline from the ghost race's start. What the player learns of the ghost is computed
  * here and is counts only (ghost-timeline.ts): never a card, so no layout reaches them early.
  */
-import { dayOf, type GhostView, type PlayerView } from '../contract/index.js';
+import { dayOf, type GhostReplayAnswer, type GhostView, type PlayerView, type ReplayGame } from '../contract/index.js';
 import type { VariantId } from '../shared/index.js';
 import type { Clock } from './clock.js';
 import { Refusal } from './errors.js';
@@ -89,6 +89,37 @@ export class GhostService {
     if (!game || game.kind !== 'ghost') throw new Refusal('unknown-game', `there is no ghost race ${id}`, { field: 'id', params: { game: id } });
     this.games.expireIfDue(game);
     return this.viewOf(game);
+  }
+
+  /**
+   * Ghost race `id` told again once it has ended: the player's game and the ghost's, both on the
+   * ghost race's clock. Before its end it is refused: the ghost's moves would show its cards.
+   */
+  async replay(id: number): Promise<GhostReplayAnswer> {
+    const game = await this.games.get(id);
+    if (!game || game.kind !== 'ghost') throw new Refusal('unknown-game', `there is no ghost race ${id}`, { field: 'id', params: { game: id } });
+    this.games.expireIfDue(game);
+    if (game.state === 'playing') {
+      throw new Refusal('ghost-not-over', `ghost race ${id} is still being played: its replay opens once it has ended`, { field: 'id', params: { game: id } });
+    }
+    const ghost = (await this.games.get(game.ghostOf!))!;
+    const [mine, theirs] = await Promise.all([this.replayGame(game, 0), this.replayGame(ghost, game.startedAt - ghost.startedAt)]);
+    return { ghost: await this.viewOf(game), games: [mine, theirs] };
+  }
+
+  /** A game's deals and moves for a replay, its times moved by `shift` ms. */
+  private async replayGame(game: LiveGame, shift: number): Promise<ReplayGame> {
+    const [player, times] = await Promise.all([this.players.byId(game.playerId), this.store.actionTimes(game.id)]);
+    return {
+      playerId: game.playerId,
+      name: player?.name ?? '',
+      gameId: game.id,
+      state: game.state,
+      deals: game.deals,
+      actions: game.actions,
+      times: times.map((at) => at + shift),
+      finishedAt: game.finishedAt === null ? null : game.finishedAt + shift,
+    };
   }
 
   private async viewOf(game: LiveGame): Promise<GhostView> {

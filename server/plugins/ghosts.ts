@@ -11,7 +11,7 @@ declare module 'fastify' {
 
 /**
  * Ghost races over HTTP: race a finished public game, or the best recent one of a variant; see a
- * ghost race's ghost now. The game is then played on the websocket like any (`action`, `resync`,
+ * ghost race's ghost now, and both games once it has ended. The game is then played on the websocket like any (`action`, `resync`,
  * `resign` by gameId).
  */
 export default fp(
@@ -32,6 +32,7 @@ export default fp(
     });
 
     serve(app, 'ghost', async (request) => ({ ghost: await ghosts.view(request.params.id) }));
+    serve(app, 'ghostReplay', async (request) => ghosts.replay(request.params.id));
   },
   { name: 'ghosts', dependencies: ['db', 'players', 'games', 'replays'] },
 );

@@ -101,5 +101,14 @@ describe('a ghost race', () => {
     // Par is there once the background solver has been (`?` until then).
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied.replace(/ · par (\?|\d+) · /, ' · par P · ')).toBe(`Lucie ghost race against ${raced.player.name} · 0/52 · ${time} · par P · 🟥⬜⬜\n${server.base}/game/${answer.game.gameId}`);
+
+    // The two games replayed together on the ghost race's clock: Bo's board beside the ghost's, each at its end.
+    const together = page.getByRole('region', { name: 'The two games, replayed together' });
+    await together.getByRole('region', { name: `${raced.player.name}’s board` }).waitFor();
+    expect(await together.locator('figure.seat').evaluateAll((seats) => seats.map((seat) => seat.getAttribute('data-player')))).toEqual(['Bo', raced.player.name]);
+    await together.getByRole('button', { name: `${raced.player.name}’s finish` }).click();
+    await expect.poll(() => together.getByTestId('replay-home').allTextContents()).toEqual(['0/52 home', `${raced.result.foundations}/52 home`]);
+    await screenshot(page, 'ghost-race-replay', true);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

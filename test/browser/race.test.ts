@@ -204,4 +204,19 @@ describe('two browsers race one seed', () => {
     await expect.poll(() => standings(eve.page).count()).toBe(2);
     await screenshot(eve.page, '5-standings-spectator', true);
   });
+
+  it('copies Ana’s spoiler-free result line, par in it once the solver has the deal', async () => {
+    await ana.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+    const { race } = (await (await fetch(`${server.base}/api/races/${code}`)).json()) as RaceAnswer;
+    const mine = race.standings!.find((standing) => standing.name === 'Ana')!;
+    const copied = async (): Promise<string> => {
+      await ana.page.getByTestId('copy-result').click();
+      return ana.page.evaluate(() => navigator.clipboard.readText());
+    };
+    // The analysis runs after the race: par reads `?` until then, a number after.
+    await expect.poll(copied, { timeout: 30_000 }).toMatch(/ · par \d+ · /);
+    const line = await copied();
+    expect(line).toMatch(new RegExp(`^Lucie race ${code} · ${mine.foundations}/52 · \\d+:\\d\\d · par \\d+ · [🟩🟨🟥⬜]{3}\\n${server.base}/game/${mine.gameId}$`, 'u'));
+    expect(line).not.toContain(race.seed!);
+  });
 });

@@ -1,7 +1,7 @@
 // The race replay's clock: which move each board shows at a moment of the race.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setLocale } from '../../client/src/lib/i18n.svelte.js';
-import type { RaceReplayAnswer, RaceView } from '../../contract/index.js';
+import type { ReplayGame } from '../../contract/index.js';
 import { buildTimeline, stepAt } from '../../client/src/lib/race-timeline.js';
 import { dealLayout, makeAction, makeLayout, Position, problemText } from '../../shared/index.js';
 
@@ -23,24 +23,23 @@ function firstMoves(count: number): string[] {
   return actions;
 }
 
-function answer(games: { name: string; actions: string[]; times: number[]; finishedAt: number }[]): RaceReplayAnswer {
-  const race = { variant: 'strict', startsAt: START } as RaceView;
-  return {
-    race,
-    games: games.map((game, index) => ({
-      playerId: index + 1,
-      gameId: index + 1,
-      state: 'resigned',
-      deals: [makeLayout(dealLayout(SEED, 'strict'))],
-      ...game,
-    })),
-  };
+const CLOCK = { variant: 'strict', startsAt: START } as const;
+
+function replayGames(games: { name: string; actions: string[]; times: number[]; finishedAt: number }[]): ReplayGame[] {
+  return games.map((game, index) => ({
+    playerId: index + 1,
+    gameId: index + 1,
+    state: 'resigned',
+    deals: [makeLayout(dealLayout(SEED, 'strict'))],
+    ...game,
+  }));
 }
 
 describe('race timeline', () => {
   const moves = firstMoves(3);
   const built = buildTimeline(
-    answer([
+    CLOCK,
+    replayGames([
       { name: 'Ana', actions: moves, times: [START + 1000, START + 1000, START + 4000], finishedAt: START + 9000 },
       { name: 'Bo', actions: moves.slice(0, 1), times: [START + 2500], finishedAt: START + 3000 },
     ]),
@@ -61,7 +60,7 @@ describe('race timeline', () => {
   });
 
   it('names the racer whose stored game does not replay', () => {
-    const broken = buildTimeline(answer([{ name: 'Cy', actions: ['R', 'R', 'R', 'R'], times: [1, 2, 3, 4], finishedAt: START }]));
+    const broken = buildTimeline(CLOCK, replayGames([{ name: 'Cy', actions: ['R', 'R', 'R', 'R'], times: [1, 2, 3, 4], finishedAt: START }]));
     expect(broken.ok).toBe(false);
     if (!broken.ok) expect(broken.error).toBe('Cy’s game does not replay: redeal 1 has no layout (deals[1] is missing)');
   });

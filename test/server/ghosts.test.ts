@@ -144,6 +144,44 @@ describe('ghost races', () => {
     expect(view.nextAt).toBeNull();
   });
 
+  it('replays both games on the ghost race’s clock once it has ended, and nothing of them before', async () => {
+    const { app } = server;
+    const anas = await anaPlaysTheDay();
+    const anaGame = now(app.games.get(anas.id))!;
+    clock.jump(24 * HOUR);
+    const started = await raceGhost(bob, anas.id);
+    const bobId = started.game.gameId;
+    const t0 = started.ghost.startedAt;
+    clock.jump(1500);
+    expect(await app.games.play(bob, { gameId: bobId, index: 0, action: anas.actions[0]! })).toBeUndefined();
+    const early = await api(app, 'GET', `/api/ghosts/${bobId}/replay`);
+    expect([early.status, early.body.code, early.body.params]).toEqual([409, 'ghost-not-over', { game: bobId }]);
+    expect(JSON.stringify(early.body)).not.toContain(JSON.stringify(anaGame.deals[1]));
+
+    clock.jump(2500);
+    expect(await app.games.play(bob, { gameId: bobId, index: 1, action: anas.actions[1]! })).toBeUndefined();
+    clock.jump(1000);
+    expect(await app.games.resign(bob, bobId)).toBeUndefined();
+    const { status, body } = await api(app, 'GET', `/api/ghosts/${bobId}/replay`);
+    expect(status).toBe(200);
+    expect(body.ghost.gameId).toBe(bobId);
+    const [mine, ghost] = body.games;
+    expect(mine).toMatchObject({ playerId: bob.id, name: 'Bob', gameId: bobId, state: 'resigned', actions: anas.actions.slice(0, 2), times: [t0 + 1500, t0 + 4000], finishedAt: t0 + 5000 });
+    // Ana's moves at her own pace from the ghost race's start: her i-th after paceOf(0) + ... + paceOf(i).
+    const paced = anas.actions.map((_, index) => t0 + Array.from({ length: index + 1 }, (__, i) => paceOf(i)).reduce((a, b) => a + b, 0));
+    expect(ghost).toEqual({
+      playerId: ana.id,
+      name: 'Ana',
+      gameId: anas.id,
+      state: 'out-of-moves',
+      deals: anaGame.deals,
+      actions: anas.actions,
+      times: paced,
+      finishedAt: t0 + (anaGame.finishedAt! - anaGame.startedAt),
+    });
+    expect((await api(app, 'GET', `/api/ghosts/${anas.id}/replay`)).body.code).toBe('unknown-game');
+  });
+
   it('sends the player counts of the ghost only: no frame or answer holds a layout before it is dealt to them', async () => {
     const { app, wsBase } = server;
     const anas = await anaPlaysTheDay();

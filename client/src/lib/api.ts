@@ -130,5 +130,6 @@ export const raceGhost = (id: number) => call('raceGhost', { params: { id } });
 export const findGhost = (variant: VariantId) => call('findGhost', { body: { variant } });
 /** Ghost race `id`'s ghost as it stands now (counts only). */
 export const getGhost = (id: number) => call('ghost', { params: { id } });
+export const getGhostReplay = (id: number) => call('ghostReplay', { params: { id } });
 /** Reports a player's name or play to the operators (once per player). */
 export const reportPlayer = (id: number, reason: 'name' | 'player') => call('reportPlayer', { params: { id }, body: { reason } });

@@ -1,5 +1,5 @@
-import type { RaceReplayAnswer, ReplayGame } from './contract.js';
-import { parseRecord, RECORD_FORMAT } from './engine.js';
+import type { ReplayGame } from './contract.js';
+import { parseRecord, RECORD_FORMAT, type VariantId } from './engine.js';
 import { t } from './i18n.svelte.js';
 import { problemWords } from './moves.js';
 import { buildReplay, type Replay } from './replay.js';
@@ -7,7 +7,8 @@ import { buildReplay, type Replay } from './replay.js';
 /**
  * A finished race on one clock: each racer's replay (positions rebuilt with the shared engine)
  * and the moment each of their moves was stored, so every board can show, at any time of the
- * race, the position its racer had then.
+ * race, the position its racer had then. A ghost race is one too: the player and the ghost on
+ * the ghost race's clock.
  */
 
 export interface TimelineTrack {
@@ -26,12 +27,14 @@ export interface RaceTimeline {
   readonly tracks: readonly TimelineTrack[];
 }
 
-/** Builds the timeline; an error names the racer whose stored game cannot be rebuilt. */
-export function buildTimeline(answer: RaceReplayAnswer): { ok: true; value: RaceTimeline } | { ok: false; error: string } {
-  const startsAt = answer.race.startsAt ?? 0;
+/** Builds the timeline of `games` played from `startsAt`; an error names the racer whose stored game cannot be rebuilt. */
+export function buildTimeline(
+  { variant, startsAt }: { readonly variant: VariantId; readonly startsAt: number },
+  games: readonly ReplayGame[],
+): { ok: true; value: RaceTimeline } | { ok: false; error: string } {
   const tracks: TimelineTrack[] = [];
-  for (const game of answer.games) {
-    const record = parseRecord({ format: RECORD_FORMAT, variant: answer.race.variant, deals: game.deals, actions: game.actions });
+  for (const game of games) {
+    const record = parseRecord({ format: RECORD_FORMAT, variant, deals: game.deals, actions: game.actions });
     if (!record.ok) return { ok: false, error: t('race-replay.unreadable', { name: game.name, problem: problemWords(record.error) }) };
     const replay = buildReplay(record.value);
     if (replay.failure) return { ok: false, error: t('race-replay.unplayable', { name: game.name, problem: problemWords(replay.failure.problem) }) };
