@@ -86,6 +86,12 @@ describe('a 100-deal series', () => {
     expect(await field(ana, 'average')).toBe(cards.toFixed(1));
     expect(await tableRows(ana, 'series-deals')).toEqual([['1', 'resigned', String(cards), expect.stringMatching(/^\d+:\d\d$/), '3']]);
     await screenshot(page, 'series-3-deal-1-over', true);
+    // Its line to share, with no link: a series deal's seed is never public.
+    await ana.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.base });
+    await page.getByTestId('copy-result').click();
+    await page.getByText('Result copied').waitFor();
+    const time = (await tableRows(ana, 'series-deals'))[0]![3];
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`Lucie series ${link.slice(-6)} deal 1 · ${cards}/52 · ${time} · par ? · ${cards > 0 ? '🟨' : '🟥'}⬜⬜`);
 
     await page.getByRole('button', { name: 'Deal 2' }).click();
     await expect.poll(() => page.getByTestId('series-deal').textContent()).toBe('2');
