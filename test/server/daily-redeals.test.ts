@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attemptSeed, dealsMismatch, makeLayout, redealLayout, type VariantId } from '../../shared/index.js';
 import type { DailyStartAnswer } from '../../contract/index.js';
-import { api, autoplay, createPlayer, layoutOf, ManualClock, startServer, TEST_DAILY_SECRET, type TestPlayer, type TestServer , now } from './helpers.js';
+import { api, anaAndBob, autoplay, layoutOf, ManualClock, TEST_DAILY_SECRET, type TestPlayer, type TestServer, now } from './helpers.js';
 
 const HOUR = 3_600_000;
 let server: TestServer;
@@ -13,10 +13,7 @@ let ana: TestPlayer;
 let bob: TestPlayer;
 beforeEach(async () => {
   // 2026-11-30: a deal `homeFirst` plays through its redeals.
-  clock = new ManualClock(Date.UTC(2026, 10, 30, 9));
-  server = await startServer({ clock, dailySecret: TEST_DAILY_SECRET });
-  ana = await createPlayer(server.app, 'Ana');
-  bob = await createPlayer(server.app, 'Bob');
+  ({ server, clock, ana, bob } = await anaAndBob({ dailySecret: TEST_DAILY_SECRET }, Date.UTC(2026, 10, 30, 9)));
 });
 afterEach(async () => server.app.close());
 

@@ -13,6 +13,7 @@ import { buildApp } from '../../server/app.js';
 import { games, secrets } from '../../server/db/schema.js';
 import type { DailyStartAnswer } from '../../contract/index.js';
 import {
+  anaAndBob,
   api,
   autoplay,
   Client,
@@ -22,7 +23,6 @@ import {
   Mirror,
   play,
   playToEnd,
-  startServer,
   TEST_DAILY_SECRET,
   type TestPlayer,
   type TestServer,
@@ -47,10 +47,7 @@ let clock: ManualClock;
 let ana: TestPlayer;
 let bob: TestPlayer;
 beforeEach(async () => {
-  clock = new ManualClock();
-  server = await startServer({ clock, dailySecret: TEST_DAILY_SECRET });
-  ana = await createPlayer(server.app, 'Ana');
-  bob = await createPlayer(server.app, 'Bob');
+  ({ server, clock, ana, bob } = await anaAndBob({ dailySecret: TEST_DAILY_SECRET }));
 });
 afterEach(async () => server.app.close());
 

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { attemptSeed, dealsMismatch, makeAction, replayRecord, type VariantId } from '../../shared/index.js';
 import type { GhostStartAnswer, GhostView, ServerMessage } from '../../contract/index.js';
-import { api, Client, createPlayer, homeFirst, layoutOf, ManualClock, now, startServer, TEST_DAILY_SECRET, type TestPlayer, type TestServer } from './helpers.js';
+import { api, anaAndBob, Client, createPlayer, homeFirst, layoutOf, ManualClock, now, TEST_DAILY_SECRET, type TestPlayer, type TestServer } from './helpers.js';
 
 const HOUR = 3_600_000;
 /** Ana's pace: her i-th action is stored 700 + 300·(i mod 5) ms after the one before. */
@@ -16,10 +16,7 @@ let ana: TestPlayer;
 let bob: TestPlayer;
 beforeEach(async () => {
   // 2026-11-30: the day whose deal `homeFirst` plays through both redeals and loses.
-  clock = new ManualClock(Date.UTC(2026, 10, 30, 9));
-  server = await startServer({ clock, dailySecret: TEST_DAILY_SECRET });
-  ana = await createPlayer(server.app, 'Ana');
-  bob = await createPlayer(server.app, 'Bob');
+  ({ server, clock, ana, bob } = await anaAndBob({ dailySecret: TEST_DAILY_SECRET }, Date.UTC(2026, 10, 30, 9)));
 });
 afterEach(async () => server.app.close());
 

@@ -88,6 +88,19 @@ export function dbState(app: FastifyInstance): unknown {
  */
 export const TEST_DAILY_SECRET = 'test-daily-secret-0763-for-the-server-suite';
 
+/** What most server suites start from: a server on a manual clock (from `start`), with Ana and Bob named. */
+export interface AnaAndBob {
+  server: TestServer;
+  clock: ManualClock;
+  ana: TestPlayer;
+  bob: TestPlayer;
+}
+export async function anaAndBob(options: Partial<AppOptions> = {}, start?: number): Promise<AnaAndBob> {
+  const clock = new ManualClock(start);
+  const server = await startServer({ clock, ...options });
+  return { server, clock, ana: await createPlayer(server.app, 'Ana'), bob: await createPlayer(server.app, 'Bob') };
+}
+
 /** GETs a game's analysis until it is no longer pending (the worker answers in its own time). */
 export async function settledAnalysis(app: FastifyInstance, gameId: number, viewer?: TestPlayer): Promise<AnalysisAnswer> {
   let answer: AnalysisAnswer | undefined;

@@ -7,15 +7,14 @@ import type { DailyStartAnswer, GameSummary, RaceView } from '../../contract/ind
 import {
   api,
   autoplay,
+  anaAndBob,
   Client,
-  createPlayer,
   createRace,
   ManualClock,
   Mirror,
   play,
   playToEnd,
   setSeed,
-  startServer,
   TEST_DAILY_SECRET,
   unwrap,
   type TestPlayer,
@@ -31,10 +30,7 @@ let clock: ManualClock;
 let ana: TestPlayer;
 let bob: TestPlayer;
 beforeEach(async () => {
-  clock = new ManualClock();
-  server = await startServer({ clock, dailySecret: TEST_DAILY_SECRET });
-  ana = await createPlayer(server.app, 'Ana');
-  bob = await createPlayer(server.app, 'Bob');
+  ({ server, clock, ana, bob } = await anaAndBob({ dailySecret: TEST_DAILY_SECRET }));
 });
 afterEach(async () => server.app.close());
 

@@ -12,7 +12,7 @@ import { attemptSeed, dealLayout, makeLayout, redealLayout } from '../../shared/
 import { buildApp } from '../../server/app.js';
 import { series } from '../../server/db/schema.js';
 import type { SeriesDealAnswer, SeriesView } from '../../contract/index.js';
-import { api, autoplay, Client, createPlayer, dbState, layoutOf, ManualClock, Mirror, now, play, startServer, type TestPlayer, type TestServer } from './helpers.js';
+import { api, anaAndBob, autoplay, Client, createPlayer, dbState, layoutOf, ManualClock, Mirror, now, play, type TestPlayer, type TestServer } from './helpers.js';
 
 /** A fixed seed for the series under test: its deal 1 is not cleared by `homeFirst` before a redeal. */
 const SEED = 'test-series-seed';
@@ -24,11 +24,8 @@ let clock: ManualClock;
 let ana: TestPlayer;
 let bob: TestPlayer;
 beforeEach(async () => {
-  clock = new ManualClock();
   // Room for a hundred deals in one test: a person takes far longer than the limit's minute.
-  server = await startServer({ clock, rateLimits: { seriesDeal: { max: 200, windowMs: 60_000 } } });
-  ana = await createPlayer(server.app, 'Ana');
-  bob = await createPlayer(server.app, 'Bob');
+  ({ server, clock, ana, bob } = await anaAndBob({ rateLimits: { seriesDeal: { max: 200, windowMs: 60_000 } } }));
 });
 afterEach(async () => server.app.close());
 
