@@ -1,7 +1,9 @@
 // Lucie in four languages, with one Chromium and a context per visitor:
 // - the pseudo-locale en-XA (every catalogue message marked ⟦…⟧) walks every page of the route
 //   table with real content (a finished race and its replay, a series, a daily attempt on its
-//   board, practice, history, a game, a player, the rules, an opened record file) and finds no
+//   board, practice, history, a game, a player, the rules, an opened record file, an ended ghost
+//   race and its replay, the rating board, a device link, a page that does not exist; not the
+//   operator's page, which no player sees and is in English on purpose) and finds no
 //   visible text, aria-label, title or placeholder outside the catalogue;
 // - a Spanish, French or Italian browser gets its language on the start, race, daily, replay and
 //   rules pages and the settings, with no English sentence of the catalogue left, <html lang> set,
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { CreatePlayerAnswer, DailyStartAnswer, RaceAnswer, SeriesAnswer } from '../../contract/index.js';
+import type { CreatePlayerAnswer, DailyStartAnswer, GameSummary, GhostStartAnswer, LinkAnswer, RaceAnswer, SeriesAnswer } from '../../contract/index.js';
 import { dealLayout, makeRecord, recordOf } from '../../shared/index.js';
 import { readCatalogue } from '../../vite-messages.js';
 import { buildClient, launchBrowser, screenshot, shotsDir, startServer, type RunningServer } from './helpers.js';
@@ -32,6 +34,9 @@ let cy: CreatePlayerAnswer;
 let raceCode: string;
 let seriesCode: string;
 let gameId: number;
+let ghostId: number;
+/** A device link Bo made: the link page asks "Continue as Bo?" (checked, never claimed). */
+let linkCode: string;
 const sockets: WebSocket[] = [];
 const recordFile = join(shotsDir(), 'languages-record.json');
 
@@ -78,6 +83,13 @@ beforeAll(async () => {
   await until('the race to finish', async () => (await raceView(raceCode)).state === 'finished');
   // Gone again, so that in the next race Bo's only connection is the one the test drops.
   for (const socket of resigning) socket.close();
+  // Ana races Bo's game as a ghost and resigns at once: the ended ghost race, its results and replay.
+  ghostId = (await server.post<GhostStartAnswer>(`/api/games/${finished.games.get(bo.player.id)}/ghost`, {}, ana.token)).game.gameId;
+  const ghostSocket = await racerSocket(raceCode, ana.token);
+  ghostSocket.send(JSON.stringify({ type: 'resign', gameId: ghostId }));
+  await until('the ghost race to end', async () => ((await (await fetch(`${server.base}/api/games/${ghostId}`)).json()) as { game: GameSummary }).game.result.state !== 'playing');
+  ghostSocket.close();
+  linkCode = (await server.post<LinkAnswer>('/api/me/links', {}, bo.token)).code;
   seriesCode = (await server.post<SeriesAnswer>('/api/series', {}, ana.token)).series.code;
   gameId = (await server.post<DailyStartAnswer>('/api/daily/start', {}, ana.token)).game.gameId;
   // A record whose meta claims a win the moves never reach: the verdict, the claims and the replayer all show.
@@ -103,6 +115,10 @@ const PAGES = [
   { name: 'player', path: () => `/player/${ana.player.id}`, ready: '#record-title' },
   { name: 'rules', path: () => '/rules', ready: '#rules-title' },
   { name: 'open-record', path: () => '/replay', ready: '[data-testid="drop-zone"]' },
+  { name: 'ghost', path: () => `/ghost/${ghostId}`, ready: '[data-testid="replay-clock"]' },
+  { name: 'ratings', path: () => '/ratings', ready: '#ratings-title' },
+  { name: 'link', path: () => `/link#${linkCode}`, ready: '[data-testid="continue-as"]' },
+  { name: 'not-found', path: () => '/no/such/page', ready: 'main h1' },
 ] as const;
 type PageName = (typeof PAGES)[number]['name'];
 
