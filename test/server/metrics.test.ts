@@ -1,6 +1,6 @@
 // /metrics: Prometheus text for the holder of METRICS_TOKEN, scraped during a race; without the
 // token none of its figures; no token configured, no route.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api, Client, createPlayer, createRace, Mirror, play, startServer, type TestServer } from './helpers.js';
 
 const TOKEN = 'metrics-token-for-the-test-0123';
@@ -49,8 +49,11 @@ describe('/metrics', () => {
     await clients[0]!.next('error');
     const errors = clients[0]!.all('error').map((error) => error.code);
 
+    // The pool's gauges (how many wait, the longest wait) are read with one query per scrape.
+    const poolReads = vi.spyOn(app.storage.lobby, 'waitingByVariant');
     const answer = await scrape({ authorization: `Bearer ${TOKEN}` });
     expect(answer.statusCode).toBe(200);
+    expect(poolReads).toHaveBeenCalledTimes(1);
     expect(answer.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = answer.body;
     expect(acks).toBeGreaterThan(6);
