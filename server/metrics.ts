@@ -37,6 +37,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly poolWait = new Histogram({
+    name: 'lucie_pool_wait_seconds',
+    help: 'How long players waited in the quick-race pool before a race seated them, by variant (counted by the instance that formed the race)',
+    labelNames: ['variant'],
+    buckets: [1, 2, 5, 10, 20, 30, 60, 120],
+    registers: [this.registry],
+  });
+
   constructor(readings: MetricReadings) {
     const registers = [this.registry];
     // The pool's two gauges are collected together (a scrape collects every metric at once): they share one reading.
@@ -114,6 +122,11 @@ export class Metrics {
 
   rateLimitHit(where: 'http' | 'socket-frames'): void {
     this.rateLimited.inc({ where });
+  }
+
+  /** A player the quick-race pool seated in a race, after waiting `seconds` there. */
+  poolWaited(variant: string, seconds: number): void {
+    this.poolWait.observe({ variant }, seconds);
   }
 
   analysisSolved(status: string, seconds: number): void {
