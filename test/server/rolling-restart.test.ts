@@ -1,9 +1,11 @@
 // A rolling restart of two instances on one PostgreSQL database and one Redis (issue 22): racers
-// play on instance A while A is stopped gracefully (SIGTERM) in the middle of their moves. They
-// come back on B as the browser would (test/support/reconnecting-racer.ts) within seconds, every
-// move A acknowledged is stored, the races go on on B, and the race's time limit, armed on A, fires
-// on B on time (the timer lease passed over at A's stop, not after it ran out). Then A comes back
-// and B is stopped the same way, with a race B dealt.
+// play on instance A while A is stopped gracefully (SIGTERM) in the middle of their moves: moves
+// waiting to be stored (the move log held locked for a moment) and one sent once A takes no more.
+// They come back on B as the browser would (test/support/reconnecting-racer.ts) within seconds,
+// every move A acknowledged is stored, the refused one is stored once B acknowledges it, the races
+// go on on B, and the race's time limit, armed on A, fires on B on time (the timer lease passed
+// over at A's stop, not after it ran out). Then A comes back and B is stopped the same way, with a
+// race B dealt.
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Instance } from '../support/cluster.js';
@@ -21,8 +23,6 @@ const MOVES_EACH_SIDE = 5;
  * other takes it at once (left to run out, it would pass only 7 to 10 s later: TIMER_LEASE_MS's default is 10 s).
  */
 const LEASE_HANDOVER_MS = 3000;
-/** How long the stopping instance's last moves wait for the locked move log. */
-const HELD_MS = 300;
 /** "Within a few seconds", generously: the machine running the tests is shared. */
 const RECONNECT_BOUND_MS = 10_000;
 /** The time limit fires this soon after its deadline (the lease passes over at once, not after its 10 s). */
@@ -64,27 +64,36 @@ const WAITING_MOVES = "select count(*)::int as n from pg_stat_activity where wai
  * With every racer moving on `from`, the balancer turns to `to` and `from` gets SIGTERM: it must
  * exit 0, and every racer be back on `to` and have moves acknowledged there. So that the stop
  * comes with moves in flight, not between them, the move log is locked for a moment: the stop
- * starts while every racer's last move waits to be stored.
+ * starts while the last move of each racer but one waits to be stored. That one (`late`) sends
+ * its move once the stopping instance takes no more, before its sockets close: refused
+ * `server-closing`, it is sent again on `to`.
  */
 async function rollOver(storage: SharedStorage, from: Instance, to: Instance, racers: ReconnectingRacer[], turn: (to: Instance) => void): Promise<Rollover> {
   for (const racer of racers) expect(racer.at).toBe(from);
+  const late = racers[racers.length - 1]!;
+  const held = racers.filter((racer) => racer !== late);
   const before = racers.map((racer) => racer.reconnections.length);
   const interruptedBefore = racers.map((racer) => racer.interrupted);
+  const refusedBefore = late.refusedClosing;
   for (const racer of racers) racer.flow(PAUSE_MS);
   await vi.waitFor(() => expect(racers.filter((racer) => !racer.over && ackedBy(racer, from) < MOVES_EACH_SIDE)).toEqual([]), { timeout: 15_000, interval: 20 });
+  await late.stop();
   const blocker = new pg.Client({ connectionString: storage.url });
   await blocker.connect();
   let stoppedAt = 0;
   try {
     await blocker.query('begin');
     await blocker.query('lock table game_actions in exclusive mode');
-    const moving = racers.filter((racer) => !racer.over).length;
+    const moving = held.filter((racer) => !racer.over).length;
     await vi.waitFor(async () => expect((await storage.sql.query(WAITING_MOVES)).rows[0].n).toBe(moving), { timeout: 5000, interval: 10 });
     // A load balancer takes the stopping instance out (its /api/ready answers 503 closing): new connections reach the other.
     turn(to);
     stoppedAt = Date.now();
     const exit = from.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, HELD_MS));
+    // Closing: it takes no more moves, and keeps its sockets open until the moves in flight are stored.
+    await vi.waitFor(async () => expect((await from.api('GET', '/api/health')).status).toBe(503), { timeout: 5000, interval: 10 });
+    late.flow(PAUSE_MS);
+    await vi.waitFor(() => expect(late.refusedClosing).toBe(refusedBefore + 1), { timeout: 5000, interval: 10 });
     await blocker.query('rollback');
     expect(await exit).toEqual({ code: 0, signal: null });
   } finally {
@@ -96,12 +105,14 @@ async function rollOver(storage: SharedStorage, from: Instance, to: Instance, ra
   const back = racers.map((racer, i) => racer.reconnections[before[i]!]!);
   for (const reconnection of back) expect(reconnection).toMatchObject({ from: from.name, to: to.name });
   for (const racer of racers) expect(racer.refusals).toEqual([]);
-  // Every racer still playing had a move in flight at the stop: answered by the stopping instance after the signal, or cut off.
+  // Each held racer's move in flight at the stop was answered by the stopping instance after the signal, or cut off.
   const inFlight = racers.map((racer, i) => ({
     answered: racer.acks.filter((ack) => ack.instance === from.name && ack.how === 'ack' && ack.at >= stoppedAt).length,
     cut: racer.interrupted - interruptedBefore[i]!,
   }));
-  expect(inFlight.filter(({ answered, cut }, i) => !racers[i]!.over && answered + cut === 0)).toEqual([]);
+  expect(inFlight.filter(({ answered, cut }, i) => racers[i] !== late && !racers[i]!.over && answered + cut === 0)).toEqual([]);
+  // The late move: refused by the stopping instance, never acknowledged there, acknowledged by the other.
+  expect(inFlight[racers.length - 1]).toEqual({ answered: 0, cut: 1 });
   const rollover = { stoppedAt, inFlight, allBackMs: Math.max(...back.map((reconnection) => reconnection.backAt)) - stoppedAt, reconnectMs: back.map((reconnection) => reconnection.backAt - reconnection.closedAt) };
   expect(rollover.allBackMs).toBeLessThan(RECONNECT_BOUND_MS);
   return rollover;
@@ -149,7 +160,7 @@ describe('a rolling restart of two instances', () => {
     const [b] = (await cluster.start(1)) as [Instance];
     let serving = a;
     const turn = (to: Instance) => (serving = to);
-    const players = await Promise.all(['Ana', 'Bob', 'Cy'].map((name) => a.newPlayer(name)));
+    const players = await Promise.all(['Ana', 'Bob', 'Cy', 'Di'].map((name) => a.newPlayer(name)));
     const racers = players.map((player) => new ReconnectingRacer(player, () => serving));
 
     // A stops in the middle of the first race, dealt by A with A's time limit.

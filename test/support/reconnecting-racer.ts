@@ -46,6 +46,8 @@ export class ReconnectingRacer {
   readonly reconnections: Reconnection[] = [];
   /** Moves whose answer a stopping server cut off: refused `server-closing`, or the socket dropped while it was awaited. */
   interrupted = 0;
+  /** Of those, the ones refused `server-closing`. */
+  refusedClosing = 0;
   /** Refusals other than `server-closing`: none is expected. */
   readonly refusals: string[] = [];
   private client!: Client;
@@ -146,6 +148,7 @@ export class ReconnectingRacer {
       } else if (answer.code === 'server-closing') {
         // Kept, and sent again once reconnected (game-session.svelte.ts does the same).
         this.interrupted++;
+        this.refusedClosing++;
         await this.client.whenClosed(15_000);
       } else {
         this.refusals.push(`${answer.code} at ${index} on ${this.instance.name}`);
