@@ -49,6 +49,18 @@ export interface DomainEventMap {
    * ratings are recomputed without them.
    */
   'player-banned': { readonly playerId: number; readonly at: number };
+  /**
+   * The quick-race pool seated waiting players in a new race (stored by the one transaction that
+   * claims their entries, so once across instances): when each had joined, for how long they waited.
+   */
+  'quick-race-formed': {
+    readonly raceId: number;
+    readonly code: string;
+    readonly variant: VariantId;
+    readonly formedAt: number;
+    /** In seat order. */
+    readonly racers: readonly { readonly playerId: number; readonly joinedAt: number }[];
+  };
   /** An operator lifted a player's ban: their results are back on the boards (and in ratings). */
   'player-unbanned': { readonly playerId: number; readonly at: number };
 }

@@ -37,8 +37,24 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly poolWait = new Histogram({
+    name: 'lucie_pool_wait_seconds',
+    help: 'How long players waited in the quick-race pool before a race seated them, by variant (counted by the instance that formed the race)',
+    labelNames: ['variant'],
+    buckets: [1, 2, 5, 10, 20, 30, 60, 120],
+    registers: [this.registry],
+  });
+
   constructor(readings: MetricReadings) {
     const registers = [this.registry];
+    // The pool's two gauges are collected together (a scrape collects every metric at once): they share one reading.
+    let poolReading: ReturnType<MetricReadings['pool']> | undefined;
+    const pool = () => {
+      if (poolReading !== undefined) return poolReading;
+      const reading = readings.pool();
+      if (reading instanceof Promise) poolReading = reading.finally(() => (poolReading = undefined));
+      return reading;
+    };
     new Gauge({ name: 'lucie_open_sockets', help: 'Open websockets on this instance', registers, collect() { this.set(readings.openSockets()); } });
     new Gauge({ name: 'lucie_players_online', help: 'Players with at least one socket on this instance', registers, collect() { this.set(readings.playersOnline()); } });
     new Gauge({
@@ -58,9 +74,9 @@ export class Metrics {
       labelNames: ['variant'],
       registers,
       async collect() {
-        const pool = await readings.pool();
+        const figures = await pool();
         this.reset();
-        for (const { variant, waiting } of pool ?? []) this.set({ variant }, waiting);
+        for (const { variant, waiting } of figures ?? []) this.set({ variant }, waiting);
       },
     });
     new Gauge({
@@ -69,9 +85,9 @@ export class Metrics {
       labelNames: ['variant'],
       registers,
       async collect() {
-        const pool = await readings.pool();
+        const figures = await pool();
         this.reset();
-        for (const { variant, longestWaitSeconds } of pool ?? []) this.set({ variant }, longestWaitSeconds);
+        for (const { variant, longestWaitSeconds } of figures ?? []) this.set({ variant }, longestWaitSeconds);
       },
     });
     new Gauge({ name: 'lucie_analysis_queue_length', help: 'Games waiting for analysis, the one being solved included', registers, collect() { this.set(readings.analysisQueue()); } });
@@ -106,6 +122,11 @@ export class Metrics {
 
   rateLimitHit(where: 'http' | 'socket-frames'): void {
     this.rateLimited.inc({ where });
+  }
+
+  /** A player the quick-race pool seated in a race, after waiting `seconds` there. */
+  poolWaited(variant: string, seconds: number): void {
+    this.poolWait.observe({ variant }, seconds);
   }
 
   analysisSolved(status: string, seconds: number): void {

@@ -323,8 +323,11 @@ export interface ListedRaceRow {
 export interface LobbyStore {
   /** Listed lobbies, countdowns and running races, newest first, with their racers. */
   listed(limit: number): Pending<ListedRaceRow[]>;
-  /** How many wait in the pool per variant (a variant nobody waits for is left out). */
-  waitingByVariant(): Pending<{ variant: VariantId; count: number }[]>;
+  /**
+   * How many wait in the pool per variant and when the longest waiting joined, by variant name (a
+   * variant nobody waits for is left out): one query, for the lobby's counts and the pool's metrics.
+   */
+  waitingByVariant(): Pending<{ variant: VariantId; count: number; oldestJoinedAt: number }[]>;
 }
 
 /** Everything the service stores, on one database. */

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, min } from 'drizzle-orm';
+import { after } from '../ports.js';
 import type { LobbyStore } from '../stores.js';
 import { flow, wait, type Sql } from './sql.js';
 
@@ -29,6 +30,18 @@ export function lobbyStore(sql: Sql): LobbyStore {
           return rows.map((row) => ({ ...row, racers: racers.filter((racer) => racer.raceId === row.id).map(({ id, name }) => ({ id, name })) }));
         })(),
       ),
-    waitingByVariant: () => all(db.select({ variant: poolEntries.variant, count: count() }).from(poolEntries).where(isNull(poolEntries.raceId)).groupBy(poolEntries.variant)),
+    waitingByVariant: () =>
+      after(
+        all(
+          db
+            .select({ variant: poolEntries.variant, count: count(), oldestJoinedAt: min(poolEntries.joinedAt) })
+            .from(poolEntries)
+            .where(isNull(poolEntries.raceId))
+            .groupBy(poolEntries.variant)
+            .orderBy(asc(poolEntries.variant)),
+        ),
+        // A group holds one entry at least: its oldest is never null.
+        (rows) => rows.map((row) => ({ ...row, oldestJoinedAt: row.oldestJoinedAt! })),
+      ),
   };
 }

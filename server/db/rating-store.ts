@@ -93,6 +93,19 @@ export function ratingStore(sql: Sql): RatingStore {
         ),
         (rows) => rows.map((row) => ({ ...row, finishedAt: row.finishedAt ?? 0, rank: row.rank! })),
       ),
+    variantsRacedBy: (playerId) =>
+      after(
+        all(
+          db
+            .selectDistinct({ variant: races.variant })
+            .from(ratedRaces)
+            .innerJoin(races, eq(races.id, ratedRaces.raceId))
+            .innerJoin(raceEntries, eq(raceEntries.raceId, races.id))
+            .where(and(eq(raceEntries.playerId, playerId), isNotNull(raceEntries.rank)))
+            .orderBy(asc(races.variant)),
+        ),
+        (rows) => rows.map((row) => row.variant),
+      ),
     replace: (variant, rows, changes) =>
       transaction(function* ({ db, run }) {
         yield* wait(run(db.delete(ratingChanges).where(eq(ratingChanges.variant, variant))));

@@ -34,12 +34,7 @@ export default fp<MetricsOptions>(
       pool: async () => {
         if (!app.hasDecorator('storage')) return undefined;
         const now = app.clock.now();
-        const byVariant = new Map<string, { variant: string; waiting: number; longestWaitSeconds: number }>();
-        for (const entry of await app.storage.pool.waiting()) {
-          const figures = byVariant.get(entry.variant) ?? { variant: entry.variant, waiting: 0, longestWaitSeconds: 0 };
-          byVariant.set(entry.variant, { variant: entry.variant, waiting: figures.waiting + 1, longestWaitSeconds: Math.max(figures.longestWaitSeconds, (now - entry.joinedAt) / 1000) });
-        }
-        return [...byVariant.values()];
+        return (await app.storage.lobby.waitingByVariant()).map(({ variant, count, oldestJoinedAt }) => ({ variant, waiting: count, longestWaitSeconds: Math.max(0, (now - oldestJoinedAt) / 1000) }));
       },
       backupAgeSeconds: () => (app.hasDecorator('backups') ? app.backups.ageSeconds() : undefined),
     };

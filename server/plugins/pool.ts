@@ -42,11 +42,16 @@ export default fp<PoolOptions>(
       clock: app.clock,
       log: app.log,
       rules,
+      events: app.events,
     });
     app.decorate('pool', pool);
     // A banned identity leaves the pool at once (its sockets close too: moderation.ts).
     app.events.on('player-banned', ({ playerId }) => {
       pool.remove(playerId).catch((error: unknown) => app.log.error({ err: error, playerId }, 'banned player not taken out of the pool'));
+    });
+    // How long each racer of a quick race waited in the pool, counted where the race was formed.
+    app.events.on('quick-race-formed', ({ variant, formedAt, racers }) => {
+      for (const { joinedAt } of racers) app.metrics.poolWaited(variant, Math.max(0, formedAt - joinedAt) / 1000);
     });
     app.scheduler.handle(POOL_PASS, pool.passes);
     const transport = app.transport;

@@ -12,6 +12,7 @@ import type { PlayerView, PoolStatus } from '../../contract/index.js';
 import type { VariantId } from '../../shared/index.js';
 import type { Clock } from '../clock.js';
 import { Refusal } from '../errors.js';
+import type { DomainEvents } from '../events.js';
 import type { PlayerRatings } from '../player-ratings.js';
 import { after, type DeadlineHandler, type Scheduler, type Transport } from '../ports.js';
 import type { NewRace, PoolEntryRow, PoolStore, RaceRow, RaceStore } from '../stores.js';
@@ -38,6 +39,8 @@ export interface PoolParts {
   readonly clock: Clock;
   readonly log: FastifyBaseLogger;
   readonly rules: PoolRules;
+  /** Told of each race formed (`quick-race-formed`): how long its racers waited. */
+  readonly events: DomainEvents;
 }
 
 const NOT_IN_POOL: PoolStatus = { state: 'none', variant: null, waiting: 0, since: null, ghostOffer: false, race: null };
@@ -52,10 +55,11 @@ export class PoolService {
   private readonly clock: Clock;
   private readonly log: FastifyBaseLogger;
   private readonly rules: PoolRules;
+  private readonly events: DomainEvents;
 
   constructor(parts: PoolParts) {
     ({ store: this.store, races: this.races, quickRaces: this.quickRaces, ratings: this.ratings, transport: this.transport } = parts);
-    ({ scheduler: this.scheduler, clock: this.clock, log: this.log, rules: this.rules } = parts);
+    ({ scheduler: this.scheduler, clock: this.clock, log: this.log, rules: this.rules, events: this.events } = parts);
     this.transport.onPresence((playerId, connected) => {
       if (!connected) void this.gone(playerId);
     });
@@ -140,16 +144,19 @@ export class PoolService {
         this.transport.toPlayer(entry.playerId, { type: 'pool', pool: { ...NOT_IN_POOL, state: 'expired', variant } });
       }
     }
-    for (const group of pairPool(await this.store.waiting(variant), now, this.rules)) await this.form(variant, group, now);
+    const waiting = await this.store.waiting(variant);
+    for (const group of pairPool(waiting, now, this.rules)) await this.form(variant, group.map((playerId) => waiting.find((entry) => entry.playerId === playerId)!), now);
     await this.changed(variant, false);
   }
 
-  /** Seats `playerIds` in a new rated race, unless one of them was taken meanwhile (then the next pass sees them as they are). */
-  private async form(variant: VariantId, playerIds: number[], now: number): Promise<void> {
+  /** Seats the players of `entries` in a new rated race, unless one of them was taken meanwhile (then the next pass sees them as they are). */
+  private async form(variant: VariantId, entries: readonly PoolEntryRow[], now: number): Promise<void> {
+    const playerIds = entries.map((entry) => entry.playerId);
     const race = await this.quickRaces.quickRace(variant, playerIds[0]!);
     const raceId = await this.store.form(race, playerIds, now);
     if (raceId === undefined) return;
     this.log.info({ race: race.code, variant, racers: playerIds.length }, 'quick race formed');
+    this.events.emit({ type: 'quick-race-formed', raceId, code: race.code, variant, formedAt: now, racers: entries.map(({ playerId, joinedAt }) => ({ playerId, joinedAt })) });
     for (const playerId of playerIds) this.transport.toPlayer(playerId, { type: 'pool', pool: { ...NOT_IN_POOL, state: 'paired', variant, race: race.code } });
     await this.quickRaces.formed(raceId);
   }

@@ -8,7 +8,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlayerView, RatingBoardAnswer, RatingHistoryAnswer, RatingView } from '../../contract/index.js';
-import { VARIANT_IDS, type VariantId } from '../../shared/index.js';
+import type { VariantId } from '../../shared/index.js';
 import type { Clock } from '../clock.js';
 import { Refusal } from '../errors.js';
 import type { DomainEvents } from '../events.js';
@@ -56,12 +56,13 @@ export class RatingService {
     events.on('race-finished', ({ raceId, rated }) => {
       if (rated) scheduler.stored(RACE_RATING, String(raceId), clock.now());
     });
-    // A ban (or its lifting) rates every variant again without whoever is banned now.
-    const rerate = (): void => {
+    // A ban (or its lifting) rates again, without whoever is banned now, the variants the player
+    // has rated races in: the others' ratings hold no race of theirs and would come out the same.
+    const rerate = ({ playerId }: { playerId: number }): void => {
       void (async () => {
         const excluded = new Set(await banned());
-        for (const variant of VARIANT_IDS) await this.recompute(variant, excluded);
-      })().catch((error: unknown) => log.error({ err: error }, 'ratings not recomputed after a ban'));
+        for (const variant of await this.store.variantsRacedBy(playerId)) await this.recompute(variant, excluded);
+      })().catch((error: unknown) => log.error({ err: error, playerId }, 'ratings not recomputed after a ban'));
     };
     events.on('player-banned', rerate);
     events.on('player-unbanned', rerate);

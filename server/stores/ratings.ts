@@ -60,6 +60,11 @@ export interface RatingStore {
   board(variant: VariantId, activeSince: number, maxSigma: number, limit: number): Pending<(RatingRow & { name: string })[]>;
   /** The ranked racers of every applied race of a variant, race by race in finishing order (to recompute the variant). */
   appliedRaces(variant: VariantId): Pending<{ raceId: number; finishedAt: number; playerId: number; rank: number }[]>;
+  /**
+   * The variants of the applied rated races a player was ranked in, whether their changes stand
+   * or were taken out by a recomputation without them (a ban): what to recompute when they are banned or let back.
+   */
+  variantsRacedBy(playerId: number): Pending<VariantId[]>;
   /** Replaces every rating and change of a variant by those given, in one transaction. */
   replace(variant: VariantId, ratings: readonly RatingRow[], changes: readonly RatingChangeRow[]): Pending<void>;
 }

@@ -4,54 +4,31 @@
 // instances; one is killed with SIGKILL mid-race: its racers carry on elsewhere, nothing
 // acknowledged is lost, and the race's timers (its deal, its time limit) act exactly once. A rated
 // race's instance dies after storing its standings and before its ratings: the survivor applies them once.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { rate, rating as newRating } from 'openskill';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { makeAction, type Action } from '../../shared/index.js';
 import { SIGNED_OUT_CLOSE, type ServerMessage, type ServerMessageOf } from '../../contract/index.js';
-import { Cluster, type Instance } from '../support/cluster.js';
+import type { Cluster, Instance } from '../support/cluster.js';
 import { Client, Mirror, play, playToEnd, type TestPlayer } from './helpers.js';
-import { createTestDatabase, type TestDatabase } from './pg.js';
+import { sharedStorage, timerOwner, type SharedStorage } from './shared-cluster.js';
 
 /** A strict deal: long enough for every round below whichever of two moves wins. */
 const SEED = 's2';
 
-const databases: TestDatabase[] = [];
-const clusters: Cluster[] = [];
-const dirs: string[] = [];
+const storages: SharedStorage[] = [];
 const connections: pg.Client[] = [];
 afterAll(async () => {
-  await Promise.all(clusters.map((cluster) => cluster.close()));
   await Promise.all(connections.map((connection) => connection.end()));
-  await Promise.all(databases.map((database) => database.drop()));
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  await Promise.all(storages.map((storage) => storage.close()));
 });
 
-/** A fresh database and a Redis namespace of its own, and `count` instances on them. */
+/** Storage of its own (shared-cluster.ts) and `count` instances on it. */
 async function cluster(count: number, env: Record<string, string> = {}): Promise<{ cluster: Cluster; instances: Instance[]; sql: pg.Client; url: string }> {
-  const database = await createTestDatabase();
-  databases.push(database);
-  const dataDir = mkdtempSync(join(tmpdir(), 'lucie-instances-'));
-  dirs.push(dataDir);
-  const started = new Cluster({
-    DATABASE_URL: database.url,
-    REDIS_URL: process.env.TEST_REDIS_URL!,
-    REDIS_PREFIX: `lucie-test-${randomBytes(4).toString('hex')}`,
-    DATA_DIR: dataDir,
-    COUNTDOWN_MS: '0',
-    RATE_LIMITS: 'off',
-    ...env,
-  });
-  clusters.push(started);
-  const instances = await started.start(count);
-  const sql = new pg.Client({ connectionString: database.url });
-  await sql.connect();
-  connections.push(sql);
-  return { cluster: started, instances, sql, url: database.url };
+  const storage = await sharedStorage(env);
+  storages.push(storage);
+  const instances = await storage.cluster.start(count);
+  return { cluster: storage.cluster, instances, sql: storage.sql, url: storage.url };
 }
 
 /** Two instances, started once for the tests that need no more (starting them is most of their time). */
@@ -150,13 +127,6 @@ function statesSeen(client: Client): string[] {
   const states: string[] = [];
   for (const { race } of client.all('race')) if (states[states.length - 1] !== race.state) states.push(race.state);
   return states;
-}
-
-/** The index of the one instance that logged taking the timer lease (waits up to 10 s for it). */
-async function timerOwner(instances: Instance[]): Promise<number> {
-  const owners = () => instances.flatMap((instance, i) => (instance.output().includes('timer lease acquired') ? [i] : []));
-  await vi.waitFor(() => expect(owners()).toHaveLength(1), { timeout: 10_000, interval: 50 });
-  return owners()[0]!;
 }
 
 /** The racers whose progress this watcher has seen reach `moves` moves, in any order. */

@@ -1,7 +1,8 @@
 // /metrics: Prometheus text for the holder of METRICS_TOKEN, scraped during a race; without the
 // token none of its figures; no token configured, no route.
-import { afterEach, describe, expect, it } from 'vitest';
-import { api, Client, createPlayer, createRace, Mirror, play, startServer, type TestServer } from './helpers.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_POOL_RULES } from '../../server/pool/pairing.js';
+import { api, Client, createPlayer, createRace, ManualClock, Mirror, play, startServer, type TestServer } from './helpers.js';
 
 const TOKEN = 'metrics-token-for-the-test-0123';
 let server: TestServer | undefined;
@@ -49,8 +50,11 @@ describe('/metrics', () => {
     await clients[0]!.next('error');
     const errors = clients[0]!.all('error').map((error) => error.code);
 
+    // The pool's gauges (how many wait, the longest wait) are read with one query per scrape.
+    const poolReads = vi.spyOn(app.storage.lobby, 'waitingByVariant');
     const answer = await scrape({ authorization: `Bearer ${TOKEN}` });
     expect(answer.statusCode).toBe(200);
+    expect(poolReads).toHaveBeenCalledTimes(1);
     expect(answer.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = answer.body;
     expect(acks).toBeGreaterThan(6);
@@ -86,6 +90,42 @@ describe('/metrics', () => {
     const off = await scrape({});
     expect(off.statusCode).toBe(404);
     expect(off.body).not.toMatch(/lucie_|nodejs_/);
+  });
+
+  it('counts how long each player the pool seats waited there, by variant, in buckets people wait in', async () => {
+    const clock = new ManualClock();
+    server = await startServer({ metricsToken: TOKEN, clock, rateLimits: false, pool: { rules: { ...DEFAULT_POOL_RULES, gatherMs: 300 }, lobbyWindowMs: 50 } });
+    const { app, wsBase } = server;
+    const arrive = async (name: string, variant: string) => {
+      const player = await createPlayer(app, name);
+      const tab = await Client.connect(wsBase, player);
+      expect((await api(app, 'POST', '/api/pool', player, { variant })).status).toBe(200);
+      return tab;
+    };
+    // Ana waits alone for 4 s; Bob comes and they are seated together at once; Cy waits for merci, unseated.
+    const ana = await arrive('Ana', 'strict');
+    clock.advance(4000);
+    const bob = await arrive('Bob', 'strict');
+    const cy = await arrive('Cy', 'merci');
+    await vi.waitFor(
+      () => {
+        clock.advance(0);
+        expect(ana.all('pool').some((message) => message.pool.state === 'paired')).toBe(true);
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    await bob.next('pool', (message) => message.pool.state === 'paired');
+
+    const text = (await scrape({ authorization: `Bearer ${TOKEN}` })).body;
+    const strict = (part: string) => sample(text, `lucie_pool_wait_seconds_${part}`);
+    expect(strict('count{variant="strict"}')).toBe(2);
+    expect(strict('sum{variant="strict"}')).toBe(4);
+    expect(strict('bucket{le="1",variant="strict"}')).toBe(1);
+    expect(strict('bucket{le="2",variant="strict"}')).toBe(1);
+    expect(strict('bucket{le="5",variant="strict"}')).toBe(2);
+    expect(strict('bucket{le="120",variant="strict"}')).toBe(2);
+    expect(strict('count{variant="merci"}')).toBeUndefined();
+    for (const tab of [ana, bob, cy]) tab.close();
   });
 
   it('counts the rate limits it refuses', async () => {

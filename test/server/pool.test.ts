@@ -228,6 +228,9 @@ describe('one pool for two instances (PostgreSQL + Redis)', () => {
     const bo = await arrive(b, 'Bo');
     const cy = await arrive(b, 'Cy');
     await vi.waitFor(() => expect(a.app.transport.isConnected(cy.player.id)).toBe(true));
+    // The race formed is announced once, by the instance whose transaction claimed the entries (its waits are counted there).
+    const formed: { code: string; racers: number[] }[] = [];
+    for (const at of [a, b]) at.app.events.on('quick-race-formed', ({ code, racers }) => void formed.push({ code, racers: racers.map((racer) => racer.playerId) }));
     await join(a, ana.player);
     await join(b, bo.player);
     // Both instances run a pass at once (as two timer owners overlapping for a moment would).
@@ -238,5 +241,6 @@ describe('one pool for two instances (PostgreSQL + Redis)', () => {
     const races = await a.app.storage.races.inState('countdown');
     const running = await a.app.storage.races.inState('running');
     expect(races.length + running.length).toBe(1);
+    expect(formed).toEqual([{ code: paired[0], racers: expect.arrayContaining([ana.player.id, bo.player.id, cy.player.id]) }]);
   });
 });

@@ -202,6 +202,8 @@ describe('ratings', () => {
     const players = [await createPlayer(app, 'Ana'), await createPlayer(app, 'Bob'), await createPlayer(app, 'Cy')];
     const first = await race(app, players, [20, 0, 6], true);
     const rated = await stored(app, players);
+    // Bob raced in strict only: that variant alone is rated again (a ban rated all eight before).
+    const recomputed = vi.spyOn(app.ratings, 'recompute');
 
     expect(await operator(`/api/operator/players/${players[1]!.id}/ban`)).toBe(200);
     const left = first.standings!.filter((standing) => standing.playerId !== players[1]!.id);
@@ -210,5 +212,6 @@ describe('ratings', () => {
 
     expect(await operator(`/api/operator/players/${players[1]!.id}/unban`)).toBe(200);
     await vi.waitFor(async () => expect(await stored(app, players)).toEqual(rated), { timeout: 10_000, interval: 20 });
+    expect(recomputed.mock.calls.map(([variant]) => variant)).toEqual(['strict', 'strict']);
   });
 });

@@ -21,7 +21,10 @@ describe.each(DATABASES)('PoolStore and LobbyStore on %s', (_name, open) => {
       { playerId: bo.id, variant: 'strict', rating: 1510, joinedAt: 30, raceId: null },
     ]);
     expect((await s.pool.waiting()).map((entry) => entry.playerId)).toEqual([cy.id, ana.id, bo.id]);
-    expect(await s.lobby.waitingByVariant()).toEqual(expect.arrayContaining([{ variant: 'strict', count: 2 }, { variant: 'merci', count: 1 }]));
+    expect(await s.lobby.waitingByVariant()).toEqual([
+      { variant: 'merci', count: 1, oldestJoinedAt: 5 },
+      { variant: 'strict', count: 2, oldestJoinedAt: 10 },
+    ]);
     expect(await s.pool.leave(cy.id)).toBe(true);
     expect(await s.pool.leave(cy.id)).toBe(false);
     expect(await s.pool.entry(cy.id)).toBeUndefined();

@@ -106,4 +106,21 @@ describe.each(DATABASES)('RatingStore on %s', (_name, open) => {
     expect(await s.ratings.changesOfRace(strictRace)).toEqual([change]);
     expect(await s.ratings.changesOfRace(merciRace)).toHaveLength(2);
   });
+
+  it('names the variants of the applied races a player was ranked in, even once a recomputation took their changes out', async () => {
+    const s = storage();
+    const [ana, bo, cy] = [await addPlayer(s, 'Ana'), await addPlayer(s, 'Bo'), await addPlayer(s, 'Cy')];
+    const merciRace = await finishedRace(s, [ana, bo], [1, 2], 4000, true, 'merci');
+    const strictRace = await finishedRace(s, [bo, cy], [1, 2], 4000);
+    await finishedRace(s, [ana, cy], [1, 2], 4000, false); // unrated: never applied
+    await s.ratings.apply(merciRace, 4000, plainModel([]));
+    await s.ratings.apply(strictRace, 4000, plainModel([]));
+    await finishedRace(s, [ana, cy], [2, 1], 4500, true, 'merci'); // rated, not applied yet
+    expect(await s.ratings.variantsRacedBy(ana.id)).toEqual(['merci']);
+    expect(await s.ratings.variantsRacedBy(bo.id)).toEqual(['merci', 'strict']);
+    expect(await s.ratings.variantsRacedBy(cy.id)).toEqual(['strict']);
+    // Bo rated out of strict (a ban): the race still names them.
+    await s.ratings.replace('strict', [], []);
+    expect(await s.ratings.variantsRacedBy(bo.id)).toEqual(['merci', 'strict']);
+  });
 });
