@@ -4,8 +4,9 @@
 // scroll sideways (the document wider than the window); no table breaks a word across lines or
 // cuts a cell; every header link shows whole, inside the window, a target of 24 px or more; a
 // board's status bar keeps its counts and its Redeal button on the lines it was sized for; the
-// practice board fits the screen. One browser; one context per language, its single tab walking
-// every page. Screenshots: phone-LOCALE-ROUTE.png in this run's folder.
+// practice board (strict, and the merci's with its two-line bar) fits the screen. One browser; one
+// context per language, its single tab walking every page. Screenshots: phone-LOCALE-ROUTE.png in
+// this run's folder.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatePlayerAnswer, DailyStartAnswer, GhostStartAnswer, RaceAnswer } from '../../contract/index.js';
@@ -78,6 +79,10 @@ const PAGES: Record<RouteName, { path: () => string; ready: string }> = {
   operator: { path: () => '/operator', ready: 'form.sign-in' },
   openRecord: { path: () => '/replay', ready: '[data-testid="drop-zone"]' },
 };
+/** Pages walked besides the route table's: the merci's practice board, whose status bar has a second line for the merci's state. */
+const MORE: Record<string, { path: () => string; ready: string }> = {
+  practiceMerci: { path: () => '/practice?seed=phone&variant=merci', ready: '.board ol.fans .card' },
+};
 
 describe.each([
   { locale: 'en', browserLocale: 'en-GB' },
@@ -93,7 +98,7 @@ describe.each([
     const wide: string[] = [];
     const problems: string[] = [];
     try {
-      for (const [name, { path, ready }] of Object.entries(PAGES)) {
+      for (const [name, { path, ready }] of Object.entries({ ...PAGES, ...MORE })) {
         await page.goto(`${server.base}${path()}`);
         await page.locator(ready).first().waitFor();
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
@@ -105,11 +110,11 @@ describe.each([
         problems.push(...(await headerProblems(page)).map((link) => `${name}: header ${link}`));
         const bar = await barRows(page);
         if (bar && bar.rows > bar.lines) problems.push(`${name}: the status bar's ${bar.items} take ${bar.rows} lines, sized for ${bar.lines}`);
-        if (name === 'practice') {
+        if (name === 'practice' || name === 'practiceMerci') {
           // The practice board has its Redeal button, and the whole board (felt, piles, bar, fans) fits the screen at the top of the page.
           expect(bar?.items).toContain('button');
           const board = await page.locator('.board .table').boundingBox();
-          if (!board || board.y < 0 || board.y + board.height > 844) problems.push(`practice: the board spans ${board?.y}–${board && board.y + board.height} px of an 844 px screen`);
+          if (!board || board.y < 0 || board.y + board.height > 844) problems.push(`${name}: the board spans ${board?.y}–${board && board.y + board.height} px of an 844 px screen`);
         }
       }
     } finally {
