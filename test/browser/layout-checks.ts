@@ -118,3 +118,45 @@ export async function watchSlots(board: Locator): Promise<{ shifts(): Promise<st
   });
   return { shifts: () => handle.jsonValue() };
 }
+
+export interface TextProblems {
+  /** Words of a table cell drawn on more than one line: broken inside the word, not between words. */
+  broken: string[];
+  /** Cells, header links and the board's status bar whose content is wider or taller than their box (cut, or sticking out). */
+  clipped: string[];
+}
+
+/**
+ * What text the page cuts: a table cell's word split across lines (a heading wraps between its
+ * words, never inside one), a cell or a header link narrower than its words, a status bar whose
+ * words wrapped below its fixed height. Tables hidden for screen readers only are not drawn.
+ */
+export function textProblems(page: Page): Promise<TextProblems> {
+  return page.evaluate(() => {
+    const describe = (element: Element): string => `${element.tagName.toLowerCase()} "${(element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
+    const shown = (element: Element): boolean => {
+      const box = element.getBoundingClientRect();
+      return box.width > 1 && box.height > 1 && element.checkVisibility() && !element.closest('.visually-hidden');
+    };
+    const cells = [...document.querySelectorAll('th, td')].filter(shown);
+    const broken: string[] = [];
+    for (const cell of cells) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.parentElement || !shown(node.parentElement)) continue;
+        for (const word of (node.textContent ?? '').matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const lines = new Set([...range.getClientRects()].filter((box) => box.width > 0).map((box) => Math.round(box.top)));
+          if (lines.size > 1) broken.push(`"${word[0]}" on ${lines.size} lines in ${describe(cell)}`);
+        }
+      }
+    }
+    const boxes = [...cells, ...[...document.querySelectorAll('#app > header a, #app > header nav, .board .bar')].filter(shown)];
+    const clipped = boxes
+      .filter((element) => element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1)
+      .map((element) => `${describe(element)} ${element.scrollWidth}×${element.scrollHeight} in ${element.clientWidth}×${element.clientHeight}`);
+    return { broken, clipped };
+  });
+}

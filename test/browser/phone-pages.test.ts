@@ -1,14 +1,20 @@
 // Every page of the route table on a 390×844 phone, in each of Lucie's four languages (the
 // browser's own, set as the context's locale), with real content behind it: a finished race with
 // its standings and replay, a series deal and today's daily in play, a stored game. No page may
-// scroll sideways (the document wider than the window). One browser; one context per language,
-// its single tab walking every page. Screenshots: phone-LOCALE-ROUTE.png in this run's folder.
+// scroll sideways (the document wider than the window); no table breaks a word across lines or
+// cuts a cell; every header link shows whole, inside the window, a target of 24 px or more; a
+// board's status bar keeps its counts and its Redeal button on the lines it was sized for; the
+// practice board (strict, and the merci's with its two-line bar) fits the screen. One browser; one
+// context per language, its single tab walking every page. Screenshots: phone-LOCALE-ROUTE.png in
+// this run's folder.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatePlayerAnswer, DailyStartAnswer, GhostStartAnswer, RaceAnswer } from '../../contract/index.js';
 import type { RouteName } from '../../client/src/lib/routes.js';
 import { Client } from '../support/socket-client.js';
+import { BAR_LINE, BAR_MORE } from '../../client/src/lib/board/layout.js';
 import { buildClient, screenshot, startServer, type RunningServer } from './helpers.js';
+import { MIN_TARGET, textProblems } from './layout-checks.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -73,6 +79,10 @@ const PAGES: Record<RouteName, { path: () => string; ready: string }> = {
   operator: { path: () => '/operator', ready: 'form.sign-in' },
   openRecord: { path: () => '/replay', ready: '[data-testid="drop-zone"]' },
 };
+/** Pages walked besides the route table's: the merci's practice board, whose status bar has a second line for the merci's state. */
+const MORE: Record<string, { path: () => string; ready: string }> = {
+  practiceMerci: { path: () => '/practice?seed=phone&variant=merci', ready: '.board ol.fans .card' },
+};
 
 describe.each([
   { locale: 'en', browserLocale: 'en-GB' },
@@ -80,24 +90,76 @@ describe.each([
   { locale: 'fr', browserLocale: 'fr-FR' },
   { locale: 'it', browserLocale: 'it-IT' },
 ])('a 390 px phone in $browserLocale', ({ locale, browserLocale }) => {
-  it('scrolls no page of the route table sideways', async () => {
+  it('scrolls no page of the route table sideways, and cuts no word, header link or status bar', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: browserLocale, serviceWorkers: 'block' });
     await context.addInitScript((identity) => localStorage.setItem('lucie.identity', identity), JSON.stringify({ player: ana.player, token: ana.token }));
     const page: Page = await context.newPage();
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
     const wide: string[] = [];
+    const problems: string[] = [];
     try {
-      for (const [name, { path, ready }] of Object.entries(PAGES)) {
+      for (const [name, { path, ready }] of Object.entries({ ...PAGES, ...MORE })) {
         await page.goto(`${server.base}${path()}`);
         await page.locator(ready).first().waitFor();
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);
         await screenshot(page, `phone-${locale}-${name}`, true);
         const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
         if (scrollWidth > clientWidth) wide.push(`${name} (${path()}): ${scrollWidth} px wide in a ${clientWidth} px window`);
+        const { broken, clipped } = await textProblems(page);
+        problems.push(...broken.map((word) => `${name}: broken ${word}`), ...clipped.map((box) => `${name}: cut ${box}`));
+        problems.push(...(await headerProblems(page)).map((link) => `${name}: header ${link}`));
+        const bar = await barRows(page);
+        if (bar && bar.rows > bar.lines) problems.push(`${name}: the status bar's ${bar.items} take ${bar.rows} lines, sized for ${bar.lines}`);
+        if (name === 'practice' || name === 'practiceMerci') {
+          // The practice board has its Redeal button, and the whole board (felt, piles, bar, fans) fits the screen at the top of the page.
+          expect(bar?.items).toContain('button');
+          const board = await page.locator('.board .table').boundingBox();
+          if (!board || board.y < 0 || board.y + board.height > 844) problems.push(`${name}: the board spans ${board?.y}–${board && board.y + board.height} px of an 844 px screen`);
+        }
       }
     } finally {
       await context.close();
     }
     expect(wide).toEqual([]);
+    expect(problems).toEqual([]);
   });
 });
+
+/** The site header's links and settings that are cut, outside the window or the header, or smaller than a target must be. */
+function headerProblems(page: Page): Promise<string[]> {
+  return page.evaluate((minimum) => {
+    const header = document.querySelector('#app > header')!;
+    const frame = header.getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    return [...header.querySelectorAll('a, summary')]
+      .filter((element) => element.checkVisibility())
+      .flatMap((element) => {
+        const box = element.getBoundingClientRect();
+        const name = `"${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim()}" at ${Math.round(box.left)}–${Math.round(box.right)} × ${Math.round(box.top)}–${Math.round(box.bottom)}`;
+        const outside = box.left < -0.5 || box.right > width + 0.5 || box.left < frame.left - 0.5 || box.right > frame.right + 0.5 || box.bottom > frame.bottom + 0.5;
+        const small = box.width < minimum - 0.5 || box.height < minimum - 0.5;
+        return [...(outside ? [`${name}: outside the header or the window`] : []), ...(small ? [`${name}: smaller than ${minimum} px`] : [])];
+      });
+  }, MIN_TARGET);
+}
+
+/** How many lines the board's status bar is drawn on and how many it was sized for (none: no board). */
+function barRows(page: Page): Promise<{ rows: number; lines: number; items: string } | null> {
+  return page.evaluate(
+    ({ line, more }) => {
+      const bar = document.querySelector('.board .bar');
+      if (!bar) return null;
+      const items = [...bar.children].filter((item) => item.checkVisibility());
+      // Items on one line share its middle (the bar centres them); a new line starts lower than the last item's bottom.
+      let rows = 0;
+      let bottom = -Infinity;
+      for (const item of items) {
+        const box = item.getBoundingClientRect();
+        if (box.top + box.height / 2 > bottom) rows++;
+        bottom = Math.max(bottom, box.bottom);
+      }
+      return { rows, lines: 1 + Math.round((bar.clientHeight - line) / more), items: items.map((item) => item.tagName.toLowerCase()).join(', ') };
+    },
+    { line: BAR_LINE, more: BAR_MORE },
+  );
+}
