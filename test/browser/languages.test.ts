@@ -2,8 +2,8 @@
 // - the pseudo-locale en-XA (every catalogue message marked ⟦…⟧) walks every page of the route
 //   table with real content (a finished race and its replay, a series, a daily attempt on its
 //   board, practice, history, a game, a player, the rules, an opened record file, an ended ghost
-//   race and its replay, the rating board, a device link, a page that does not exist; not the
-//   operator's page, which no player sees and is in English on purpose) and finds no
+//   race and its replay, the rating board, a device link, the operator's page signed in, a page
+//   that does not exist) and finds no
 //   visible text, aria-label, title or placeholder outside the catalogue;
 // - a Spanish, French or Italian browser gets its language on the start, race, daily, replay and
 //   rules pages and the settings, with no English sentence of the catalogue left, <html lang> set,
@@ -24,6 +24,8 @@ import { buildClient, launchBrowser, screenshot, shotsDir, startServer, type Run
 const catalogue = (locale: string): Record<string, string> => readCatalogue(locale);
 /** Short, so the abandonment comes within the test; long enough for a loaded machine to see the loss first. */
 const GRACE_SECONDS = 4;
+/** The operator page is walked signed in, with a report to list. */
+const ADMIN_TOKEN = 'languages-suite-operator-token';
 const SOON = { timeout: 20_000 };
 
 let server: RunningServer;
@@ -70,7 +72,7 @@ async function runningRace(racers: readonly CreatePlayerAnswer[]): Promise<{ cod
 
 beforeAll(async () => {
   buildClient();
-  server = await startServer({ GRACE_SECONDS: String(GRACE_SECONDS), COUNTDOWN_MS: '300' });
+  server = await startServer({ GRACE_SECONDS: String(GRACE_SECONDS), COUNTDOWN_MS: '300', ADMIN_TOKEN });
   chromium = await launchBrowser();
   ana = await server.post<CreatePlayerAnswer>('/api/players', { name: 'Ana' });
   bo = await server.post<CreatePlayerAnswer>('/api/players', { name: 'Bo' });
@@ -90,6 +92,7 @@ beforeAll(async () => {
   await until('the ghost race to end', async () => ((await (await fetch(`${server.base}/api/games/${ghostId}`)).json()) as { game: GameSummary }).game.result.state !== 'playing');
   ghostSocket.close();
   linkCode = (await server.post<LinkAnswer>('/api/me/links', {}, bo.token)).code;
+  await server.post(`/api/players/${cy.player.id}/report`, { reason: 'name' }, bo.token);
   seriesCode = (await server.post<SeriesAnswer>('/api/series', {}, ana.token)).series.code;
   gameId = (await server.post<DailyStartAnswer>('/api/daily/start', {}, ana.token)).game.gameId;
   // A record whose meta claims a win the moves never reach: the verdict, the claims and the replayer all show.
@@ -118,6 +121,7 @@ const PAGES = [
   { name: 'ghost', path: () => `/ghost/${ghostId}`, ready: '[data-testid="replay-clock"]' },
   { name: 'ratings', path: () => '/ratings', ready: '#ratings-title' },
   { name: 'link', path: () => `/link#${linkCode}`, ready: '[data-testid="continue-as"]' },
+  { name: 'operator', path: () => '/operator', ready: '.operator table' },
   { name: 'not-found', path: () => '/no/such/page', ready: 'main h1' },
 ] as const;
 type PageName = (typeof PAGES)[number]['name'];
@@ -133,14 +137,15 @@ async function open(page: Page, name: PageName): Promise<void> {
   if (name === 'rules') await page.locator('#rules-title').filter({ hasText: /./ }).waitFor();
 }
 
-/** Starts every context as Ana, in `locale`'s settings when given (before any script of the page runs). */
+/** Starts every context as Ana, in `locale`'s settings when given, the operator's token in the tab (before any script of the page runs). */
 async function asAna(page: Page, locale?: string): Promise<void> {
   await page.context().addInitScript(
-    ([identity, settings]) => {
+    ([identity, settings, adminToken]) => {
       localStorage.setItem('lucie.identity', identity!);
       if (settings) localStorage.setItem('lucie.settings', settings);
+      sessionStorage.setItem('lucie.operator-token', adminToken!);
     },
-    [JSON.stringify({ player: ana.player, token: ana.token }), locale ? JSON.stringify({ locale }) : ''],
+    [JSON.stringify({ player: ana.player, token: ana.token }), locale ? JSON.stringify({ locale }) : '', ADMIN_TOKEN],
   );
 }
 
@@ -193,7 +198,7 @@ describe('the pseudo-locale', () => {
         return names.flatMap((name) => name.split(/\W+/));
       });
       // The site's name, the players' names, the record format's name and the record file's name are not messages.
-      const allowed = new Set(['Lucie', 'Ana', 'Bo', 'AM', 'PM', 'lucie-record', 'languages-record', 'json', 'UTC', ...months]);
+      const allowed = new Set(['Lucie', 'Ana', 'Bo', 'Cy', 'AM', 'PM', 'lucie-record', 'languages-record', 'json', 'UTC', ...months]);
       for (const { name } of PAGES) {
         await open(page, name);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
@@ -219,7 +224,7 @@ const LANGUAGES = [
   { locale: 'fr', browser: 'fr-FR' },
   { locale: 'it', browser: 'it-IT' },
 ] as const;
-const SHOWN: readonly PageName[] = ['start', 'race', 'daily', 'replay', 'rules'];
+const SHOWN: readonly PageName[] = ['start', 'race', 'daily', 'replay', 'rules', 'ghost', 'operator'];
 
 /** English sentences that must not show in another language: every English message of some length that this language writes differently. */
 function englishOnly(locale: string): string[] {
