@@ -1,7 +1,9 @@
 /**
  * Lucie's words: one ICU MessageFormat catalogue per locale (`client/src/messages/LOCALE/*.json`,
- * compiled at build time by vite-messages.ts), only the active one loaded. `t(key, values)` reads
- * the active catalogue, so every text written with it follows a change of language.
+ * compiled at build time by vite-messages.ts), only the active one loaded, and of it only the
+ * parts drawn so far: the shell's words, and each page's own (`loadPageWords`, fetched with the
+ * page's code before it is drawn). `t(key, values)` reads the active catalogue, so every text
+ * written with it follows a change of language.
  */
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { formatMessage, type Value } from './icu.js';
@@ -10,6 +12,7 @@ import type play from '../messages/en/play.json';
 import type race from '../messages/en/race.json';
 import type words from '../messages/en/words.json';
 import type rulesEn from '../messages/rules/en.json';
+import WORDS from 'virtual:messages/words';
 
 export const LOCALES = ['en', 'es', 'fr', 'it'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -26,13 +29,6 @@ export type Values = Readonly<Record<string, Value>>;
 type Catalogue = Readonly<Record<string, string | MessageFormatElement[]>>;
 type Load = () => Promise<{ default: Catalogue }>;
 
-const CATALOGUES: { readonly [locale in AnyLocale]: Load } = {
-  en: () => import('virtual:messages/en'),
-  es: () => import('virtual:messages/es'),
-  fr: () => import('virtual:messages/fr'),
-  it: () => import('virtual:messages/it'),
-  'en-XA': () => import('virtual:messages/en-XA'),
-};
 const RULES: { readonly [locale in AnyLocale]: Load } = {
   en: () => import('virtual:messages/rules/en'),
   es: () => import('virtual:messages/rules/es'),
@@ -62,6 +58,38 @@ export function intlLocale(locale: AnyLocale, languages: readonly string[]): str
 }
 
 let active = $state.raw<{ locale: AnyLocale; intl: string; messages: Catalogue; rules: Catalogue | null }>({ locale: 'en', intl: 'en', messages: {}, rules: null });
+/** The pages whose words were asked for (a change of language brings them all in the new one), and those `active` holds. */
+const asked = new Set<string>();
+let held = new Set<string>();
+const fetched = new Map<string, Promise<Catalogue>>();
+
+/** One part of a language's words (`shell` or a route's name), fetched once. */
+function fetchPart(locale: AnyLocale, part: string): Promise<Catalogue> {
+  const id = `${locale}/${part}`;
+  let loading = fetched.get(id);
+  if (!loading) {
+    const load = WORDS[locale]?.[part];
+    loading = load ? load().then((module) => module.default) : Promise.resolve({});
+    // A part that did not come (offline) is asked for again next time.
+    loading.catch(() => fetched.delete(id));
+    fetched.set(id, loading);
+  }
+  return loading;
+}
+
+async function fetchParts(locale: AnyLocale, parts: readonly string[]): Promise<Catalogue> {
+  return Object.assign({}, ...(await Promise.all(parts.map((part) => fetchPart(locale, part))))) as Catalogue;
+}
+
+/** Brings the words page `name` (a route of routes.ts) shows beyond the shell's, in the active language. */
+export async function loadPageWords(name: string): Promise<void> {
+  asked.add(name);
+  const wanted = active.locale;
+  const messages = await fetchPart(wanted, name);
+  if (active.locale !== wanted || held.has(name)) return;
+  held = new Set([...held, name]);
+  active = { ...active, messages: { ...active.messages, ...messages } };
+}
 
 /** The active locale, and the one `Intl` formats with. */
 export const locale = (): AnyLocale => active.locale;
@@ -82,9 +110,18 @@ export const t = (key: MessageKey, values?: Values): string => format(active.mes
 /** A text of the rules page: empty until `loadRules` has brought the active language's. */
 export const rule = (key: RulesKey, values?: Values): string => (active.rules ? format(active.rules, key, values) : '');
 
-/** Makes `next` the active language: loads its catalogue, then sets `<html lang>`. */
-export async function setLocale(next: AnyLocale, languages: readonly string[] = globalThis.navigator?.languages ?? []): Promise<void> {
-  const { default: messages } = await CATALOGUES[next]();
+/**
+ * Makes `next` the active language: loads the shell's words, those of `pages` (route names; `every`
+ * for all, as the tests want) and of every page asked for so far, then sets `<html lang>`.
+ */
+export async function setLocale(next: AnyLocale, languages: readonly string[] = globalThis.navigator?.languages ?? [], pages: readonly string[] | 'every' = []): Promise<void> {
+  for (const page of pages === 'every' ? Object.keys(WORDS[next] ?? {}).filter((part) => part !== 'shell') : pages) asked.add(page);
+  const first = [...asked];
+  let messages = await fetchParts(next, ['shell', ...first]);
+  // A page asked for its words while these came: it gets them in the new language too.
+  const since = [...asked].filter((page) => !first.includes(page));
+  if (since.length > 0) messages = { ...messages, ...(await fetchParts(next, since)) };
+  held = new Set([...first, ...since]);
   active = { locale: next, intl: intlLocale(next, languages), messages, rules: null };
   if (globalThis.document) document.documentElement.lang = next === PSEUDO_LOCALE ? 'en' : next;
 }
