@@ -1,10 +1,11 @@
 // Which words of the catalogue each part of the client can show, read from its sources when the
 // client is built (vite-messages.ts splits each language's catalogue so) and by the tests.
-// A part is every source file reached from its first file through relative imports, static ones
-// and `import()` alike (a lazily drawn component shows its words on the same page). A key counts
-// as shown when a file writes it as a string literal, and a template such as `status.${…}` counts
-// every key starting `status.`. The shell (main.ts, App and what they import) never reaches a
-// page's view: those are imported by src/pages.ts alone, which the walk never enters.
+// A part is every source file reached from its first file through relative imports: a page's
+// first paint through its static imports, what it draws later through `import()` too (a lazily
+// drawn component, lib/lazy.ts). A key counts as shown when a file writes it as a string literal,
+// and a template such as `status.${…}` counts every key starting `status.`. The shell (main.ts,
+// App and what they import, its lazily drawn settings menu included) never reaches a page's view:
+// those are imported by src/pages.ts alone, which the walk never enters.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -13,7 +14,8 @@ const PAGES = join(CLIENT_SRC, 'pages.ts');
 /** The first file of the shell: its words come before any page's. */
 export const SHELL = join(CLIENT_SRC, 'main.ts');
 
-const IMPORT = /(?:import|export)\s[^'"`;]*?from\s*['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g;
+// A type-only import (`import type …`) brings no code, so no words.
+const IMPORT = /(?:import|export)\s+(?!type\s)[^'"`;]*?from\s*['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g;
 const LITERAL = /'([a-z0-9][a-z0-9.-]*)'|"([a-z0-9][a-z0-9.-]*)"/g;
 const TEMPLATE = /`([a-z0-9-]+\.[a-z0-9.-]*)\$\{/g;
 
@@ -30,13 +32,17 @@ function resolveImport(from: string, spec: string): string | undefined {
   return undefined;
 }
 
-/** Every source file `start` brings in, itself included, never src/pages.ts and the views behind it. */
-export function reachedFrom(start: string): Set<string> {
+/**
+ * Every source file `start` brings in, itself included, never src/pages.ts and the views behind
+ * it; with `later`, those it fetches with `import()` too.
+ */
+export function reachedFrom(start: string, later = true): Set<string> {
   const seen = new Set<string>();
   const visit = (file: string): void => {
     if (seen.has(file) || file === PAGES) return;
     seen.add(file);
     for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      if (match[2] && !later) continue;
       const target = resolveImport(file, (match[1] ?? match[2] ?? match[3])!);
       if (target) visit(target);
     }
@@ -61,8 +67,9 @@ export function keysUsed(files: Iterable<string>, keys: readonly string[]): Set<
 }
 
 /**
- * The words of each part: `shell` (what main.ts reaches), and for each route the words its view
- * reaches beyond the shell's (already loaded whenever a page is drawn).
+ * The words of each part: `shell` (what main.ts reaches), for each route the words its view's
+ * first paint can show beyond the shell's (loaded whenever a page is drawn), and `NAME-later` those
+ * of what it draws after; and every file read for them.
  */
 export function wordsByPart(keys: readonly string[]): { parts: Record<string, Set<string>>; files: Set<string> } {
   const shellFiles = reachedFrom(SHELL);
@@ -72,7 +79,9 @@ export function wordsByPart(keys: readonly string[]): { parts: Record<string, Se
   for (const [name, view] of Object.entries(pageViews())) {
     const reached = reachedFrom(view);
     reached.forEach((file) => files.add(file));
-    parts[name] = new Set([...keysUsed(reached, keys)].filter((key) => !shell.has(key)));
+    const first = new Set([...keysUsed(reachedFrom(view, false), keys)].filter((key) => !shell.has(key)));
+    parts[name] = first;
+    parts[`${name}-later`] = new Set([...keysUsed(reached, keys)].filter((key) => !shell.has(key) && !first.has(key)));
   }
   return { parts, files };
 }

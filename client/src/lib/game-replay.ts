@@ -1,7 +1,8 @@
 // What a page does with a game's record once it has come (parse it, replay it, share it, save
 // it): the engine and the replay's code are this chunk's, not the page's, so the page's first
 // paint (a game's result, a race's standings) does not wait for them. A page imports it at once,
-// while its data is fetched (`import('../lib/game-replay.js')`), and reads it when the record comes.
+// while its data is fetched (`later(() => import('../lib/game-replay.js'))`, lib/lazy.ts), and reads it
+// when the record comes.
 import { parseRecord, type RecordJson } from './engine.js';
 import { t } from './i18n.svelte.js';
 import { problemWords } from './moves.js';
