@@ -2,8 +2,8 @@
  * Lucie's words: one ICU MessageFormat catalogue per locale (`client/src/messages/LOCALE/*.json`,
  * compiled at build time by vite-messages.ts), only the active one loaded, and of it only the
  * parts drawn so far: the shell's words, and each page's own (`loadPageWords`, fetched with the
- * page's code before it is drawn, then those of what it draws later). `t(key, values)` reads the active catalogue, so every text
- * written with it follows a change of language.
+ * page's code before it is drawn, then those of what it draws later). `t(key, values)` reads the
+ * active catalogue, so every text written with it follows a change of language.
  */
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { formatMessage, type Value } from './icu.js';
