@@ -67,7 +67,7 @@ export function keysUsed(files: Iterable<string>, keys: readonly string[]): Set<
 }
 
 /**
- * The words of each part: `shell` (what main.ts reaches), for each route the words its view's
+ * The words of each part: `shell` (what main.ts reaches, and what most pages show at once), for each route the words its view's
  * first paint can show beyond the shell's (loaded whenever a page is drawn), and `NAME-later` those
  * of what it draws after; and every file read for them.
  */
@@ -76,12 +76,17 @@ export function wordsByPart(keys: readonly string[]): { parts: Record<string, Se
   const files = new Set([PAGES, ...shellFiles]);
   const shell = keysUsed(shellFiles, keys);
   const parts: Record<string, Set<string>> = { shell };
-  for (const [name, view] of Object.entries(pageViews())) {
+  const views = Object.entries(pageViews());
+  const firsts = views.map(([, view]) => keysUsed(reachedFrom(view, false), keys));
+  // Words most pages show at once (a game's status, a variant's name) are the shell's: one copy
+  // for all, not one in each page's part (the few pages that do not show them load them anyway).
+  for (const key of keys) if (firsts.filter((first) => first.has(key)).length * 2 > views.length) shell.add(key);
+  views.forEach(([name, view], i) => {
     const reached = reachedFrom(view);
     reached.forEach((file) => files.add(file));
-    const first = new Set([...keysUsed(reachedFrom(view, false), keys)].filter((key) => !shell.has(key)));
+    const first = new Set([...firsts[i]!].filter((key) => !shell.has(key)));
     parts[name] = first;
     parts[`${name}-later`] = new Set([...keysUsed(reached, keys)].filter((key) => !shell.has(key) && !first.has(key)));
-  }
+  });
   return { parts, files };
 }

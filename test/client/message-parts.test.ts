@@ -31,6 +31,9 @@ describe('the catalogue parts', () => {
     expect([...parts['shell']!]).toEqual(expect.arrayContaining(['nav.race', 'title.site', 'settings.title', 'settings.theme-dark', 'offline.title']));
     // `error.${code}` in refusals.ts: a template counts every key of its prefix.
     expect(prefixed('shell', 'error.')).toHaveLength(KEYS.filter((key) => key.startsWith('error.')).length);
+    // What most pages show at once (lib/format.ts's words) is the shell's, in one copy.
+    expect(prefixed('shell', 'variant.')).toHaveLength(KEYS.filter((key) => key.startsWith('variant.')).length);
+    expect([...reachedFrom(join(CLIENT_SRC, 'main.ts'))].some((file) => file.endsWith('format.ts'))).toBe(false);
   });
 
   it("leaves the shell's words out of every page's parts, and a page's first words out of its later ones; no page reaches another's view", () => {
