@@ -69,7 +69,8 @@ export function keysUsed(files: Iterable<string>, keys: readonly string[]): Set<
 /**
  * The words of each part: `shell` (what main.ts reaches, and what most pages show at once), for each route the words its view's
  * first paint can show beyond the shell's (loaded whenever a page is drawn), and `NAME-later` those
- * of what it draws after; and every file read for them.
+ * of what it draws after, but for those several pages draw later, which are `later`'s; and every
+ * file read for them.
  */
 export function wordsByPart(keys: readonly string[]): { parts: Record<string, Set<string>>; files: Set<string> } {
   const shellFiles = reachedFrom(SHELL);
@@ -88,5 +89,10 @@ export function wordsByPart(keys: readonly string[]): { parts: Record<string, Se
     parts[name] = first;
     parts[`${name}-later`] = new Set([...keysUsed(reached, keys)].filter((key) => !shell.has(key) && !first.has(key)));
   });
+  // What several pages draw later (the board, the replayer, the standings) is one part, `later`,
+  // which every page brings after its first paint: one copy, not one in each page's later part.
+  const laters = views.map(([name]) => parts[`${name}-later`]!);
+  parts['later'] = new Set(keys.filter((key) => laters.filter((later) => later.has(key)).length > 1));
+  for (const later of laters) for (const key of parts['later']) later.delete(key);
   return { parts, files };
 }

@@ -11,6 +11,8 @@ import { MESSAGES_DIR, readCatalogue } from '../../vite-messages.js';
 const KEYS = Object.keys(readCatalogue('en'));
 const { parts, files } = wordsByPart(KEYS);
 const prefixed = (part: string, prefix: string): string[] => [...parts[part]!].filter((key) => key.startsWith(prefix));
+/** What page `name` draws after its first paint: its own later part, and what several pages draw later. */
+const drawnLater = (name: string, prefix: string): string[] => [...prefixed(`${name}-later`, prefix), ...prefixed('later', prefix)];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -21,9 +23,14 @@ function sources(dir: string): string[] {
 }
 
 describe('the catalogue parts', () => {
-  it('has the shell, and two parts per route (its first paint, what it draws later), each route drawn by a view of src/pages.ts', () => {
+  it('has the shell, two parts per route (its first paint, what it draws later) and what several pages draw later, each route drawn by a view of src/pages.ts', () => {
     expect(Object.keys(pageViews()).sort()).toEqual(Object.keys(ROUTES).sort());
-    expect(Object.keys(parts).sort()).toEqual(['shell', ...Object.keys(ROUTES).flatMap((name) => [name, `${name}-later`])].sort());
+    expect(Object.keys(parts).sort()).toEqual(['shell', 'later', ...Object.keys(ROUTES).flatMap((name) => [name, `${name}-later`])].sort());
+    // One copy of each word drawn later: in `later` when several pages draw it, else in its page's.
+    const laters = Object.keys(ROUTES).flatMap((name) => [...parts[`${name}-later`]!]);
+    expect(laters.length).toBe(new Set(laters).size);
+    expect(laters.filter((key) => parts['later']!.has(key))).toEqual([]);
+    expect(parts['later']!.size).toBeGreaterThan(20);
   });
 
   it('gives the shell the header, titles, settings and every refusal', () => {
@@ -37,6 +44,7 @@ describe('the catalogue parts', () => {
   });
 
   it("leaves the shell's words out of every page's parts, and a page's first words out of its later ones; no page reaches another's view", () => {
+    expect([...parts['later']!].filter((key) => parts['shell']!.has(key))).toEqual([]);
     for (const name of Object.keys(ROUTES)) {
       expect([...parts[name]!, ...parts[`${name}-later`]!].filter((key) => parts['shell']!.has(key)), name).toEqual([]);
       expect([...parts[`${name}-later`]!].filter((key) => parts[name]!.has(key)), name).toEqual([]);
@@ -50,12 +58,12 @@ describe('the catalogue parts', () => {
     // The game page draws its result first, the replayer and the analysis once the record has come.
     expect(prefixed('game', 'game.').length).toBeGreaterThan(5);
     expect(prefixed('game', 'replayer.')).toEqual([]);
-    expect(prefixed('game-later', 'replayer.').length).toBeGreaterThan(5);
+    expect(drawnLater('game', 'replayer.').length).toBeGreaterThan(5);
     expect(prefixed('game-later', 'analysis.').length).toBeGreaterThan(5);
     // The practice board comes after the page's tools; a race's standings once it is over.
-    expect(prefixed('practice-later', 'board.').length).toBeGreaterThan(10);
+    expect(drawnLater('practice', 'board.').length).toBeGreaterThan(10);
     expect(prefixed('race', 'race-page.').length).toBeGreaterThan(5);
-    expect(prefixed('race-later', 'standings.').length).toBeGreaterThan(3);
+    expect(drawnLater('race', 'standings.').length).toBeGreaterThan(3);
     // The start page draws no board, the link page no lobby.
     expect([...prefixed('start', 'board.'), ...prefixed('start-later', 'board.')]).toEqual([]);
     expect([...prefixed('link', 'lobby.'), ...prefixed('link-later', 'series.')]).toEqual([]);

@@ -99,11 +99,11 @@ async function mergePart(locale: AnyLocale, part: string): Promise<void> {
  * which `wordsReady` waits for.
  */
 export async function loadPageWords(name: string): Promise<void> {
-  asked.add(name);
-  asked.add(name + LATER);
+  // `later`: the words several pages draw after their first paint (vite-message-use.ts).
+  for (const part of [name, name + LATER, 'later']) asked.add(part);
   const wanted = active.locale;
   await mergePart(wanted, name);
-  inFlight = Promise.allSettled([inFlight, mergePart(wanted, name + LATER)]);
+  inFlight = Promise.allSettled([inFlight, mergePart(wanted, name + LATER), mergePart(wanted, 'later')]);
 }
 
 /** Settles once the words asked for so far have come: what a page draws after its first paint waits for it (lib/lazy.ts). */
