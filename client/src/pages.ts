@@ -1,4 +1,5 @@
 import type { Component } from 'svelte';
+import { loadPageWords } from './lib/i18n.svelte.js';
 import type { ParamsOf, PathOf, RouteName } from './lib/routes.js';
 
 /**
@@ -27,3 +28,9 @@ const VIEWS: { readonly [N in RouteName]: () => Promise<{ default: Component<Par
 
 /** The view of route `name`, for props read from a path (`matchRoute`). */
 export const viewOf = (name: RouteName): (() => Promise<{ default: Component<Record<string, unknown>> }>) => VIEWS[name] as () => Promise<{ default: Component<Record<string, unknown>> }>;
+
+/** The view of route `name` once it and the words it shows beyond the shell's have come, fetched together. */
+export async function openPage(name: RouteName): Promise<{ default: Component<Record<string, unknown>> }> {
+  const [view] = await Promise.all([viewOf(name)(), loadPageWords(name)]);
+  return view;
+}

@@ -259,7 +259,7 @@ describe('the daily deal, its leaderboard and its replays', () => {
     }, readFileSync(tampered, 'utf8'));
     await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer: transfer });
     await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('The record breaks at action 5 (index 4) 18>18');
-    await setLocale('en', []); // the page's language, for the engine's reason written here
+    await setLocale('en', [], 'every'); // the page's language, for the engine's reason written here
     expect(await page.getByTestId('break-reason').textContent()).toBe(broken.ok ? '' : problemWords(broken.problem));
     // The replay opens where the record breaks: after the four legal actions.
     await expect.poll(() => page.getByTestId('replay-step').textContent()).toMatch(/^Step 4 of 4/);

@@ -14,7 +14,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  await setLocale('en', []); // the page's language, for the move described here
+  await setLocale('en', [], 'every'); // the page's language, for the move described here
   buildClient();
   server = await startServer();
   browser = await openBrowser({ width: 1280, height: 900 });

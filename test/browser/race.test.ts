@@ -21,7 +21,7 @@ let anaOffline = false;
 
 beforeAll(async () => {
   // The reasons expected below are written by the client's own code, in English as the pages are.
-  await setLocale('en', ['en-GB']);
+  await setLocale('en', ['en-GB'], 'every');
   buildClient();
   server = await startServer();
   [ana, bo, eve] = await Promise.all([

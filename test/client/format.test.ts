@@ -6,7 +6,7 @@ import { cardSpoken } from '../../client/src/lib/card-names.js';
 import { cards, duration, eventText, formatDay, oneDecimal, percent, sentence, statusText, variantName } from '../../client/src/lib/format.js';
 import { cardOf } from '../../shared/index.js';
 
-beforeAll(() => setLocale('en', ['en-GB']));
+beforeAll(() => setLocale('en', ['en-GB'], 'every'));
 
 describe('format', () => {
   it('writes durations in minutes and seconds, with tenths for ranked times', () => {
@@ -30,7 +30,7 @@ describe('format', () => {
 });
 
 describe('format in each language', () => {
-  afterAll(() => setLocale('en', ['en-GB']));
+  afterAll(() => setLocale('en', ['en-GB'], 'every'));
   const racer = { id: 3, name: 'Bo' };
 
   it('writes plurals by CLDR rules, and days, times, rates and averages by Intl', async () => {
@@ -41,7 +41,7 @@ describe('format in each language', () => {
       it: { languages: ['it-IT'], one: '1 carta', many: '12 carte', day: 'domenica 29 novembre 2026', rate: '6,0%', tenths: '4:07,9', average: '31,5' },
     } as const;
     for (const [locale, expected] of Object.entries(cases)) {
-      await setLocale(locale as keyof typeof cases, expected.languages);
+      await setLocale(locale as keyof typeof cases, expected.languages, 'every');
       expect(cards(1)).toBe(expected.one);
       expect(cards(12)).toBe(expected.many);
       expect(formatDay('2026-11-29')).toBe(expected.day);
@@ -52,24 +52,24 @@ describe('format in each language', () => {
   });
 
   it('writes a US English date for an American browser', async () => {
-    await setLocale('en', ['en-US', 'fr']);
+    await setLocale('en', ['en-US', 'fr'], 'every');
     expect(formatDay('2026-11-29')).toBe('Sunday, November 29, 2026');
   });
 
   it('chooses words by who did it (ICU select) and names cards in each language', async () => {
-    await setLocale('es', []);
+    await setLocale('es', [], 'every');
     expect(eventText({ kind: 'left', player: racer, at: 0 }, 3)).toBe('Has salido de la sala.');
     expect(eventText({ kind: 'left', player: racer, at: 0 }, 9)).toBe('Bo ha salido de la sala.');
     expect(eventText({ kind: 'left', player: null, at: 0 }, 9)).toBe('Alguien ha salido de la sala.');
     expect(cardSpoken(cardOf(1, 11))).toBe('Reina de diamantes');
-    await setLocale('fr', []);
+    await setLocale('fr', [], 'every');
     expect(eventText({ kind: 'kicked', player: racer, at: 0 }, 9)).toBe('L’hôte a retiré Bo du salon.');
     expect(cardSpoken(cardOf(0, 10))).toBe('Valet de trèfle');
     expect(statusText('out-of-moves')).toBe('plus de coups');
-    await setLocale('it', []);
+    await setLocale('it', [], 'every');
     expect(cardSpoken(cardOf(3, 0))).toBe('Asso di picche');
     expect(variantName('no-redeal')).toBe('Senza rimescolamento');
-    await setLocale('en', []);
+    await setLocale('en', [], 'every');
     expect(cardSpoken(cardOf(2, 9))).toBe('10 of hearts');
     expect(eventText({ kind: 'unseated', player: racer, at: 0 }, 3)).toBe('You lost your seat: away for longer than the grace period.');
   });

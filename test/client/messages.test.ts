@@ -22,7 +22,7 @@ function sources(dir: string): string[] {
   });
 }
 
-afterAll(() => setLocale('en', []));
+afterAll(() => setLocale('en', [], 'every'));
 
 describe('the message catalogues', () => {
   for (const folder of CATALOGUES) {
@@ -62,7 +62,7 @@ describe('the message catalogues', () => {
 
   it('writes every server refusal code in every locale, and falls back to the server for a code it does not know', async () => {
     for (const locale of LOCALES) {
-      await setLocale(locale, []);
+      await setLocale(locale, [], 'every');
       const written = new Set<string>();
       for (const code of ERROR_CODES) {
         const text = refusalText(code, 'SERVER TEXT');
@@ -93,7 +93,7 @@ describe('the message catalogues', () => {
     // A sample of each kind of parameter, so every message is written once in each locale.
     const sample: { readonly [kind in ProblemParamKind]: unknown } = { card: 0, cards: [0, 13], number: 2, text: 'xyz', variant: 'merci', 'build-rule': 'same-suit-down', problem: { code: 'fan-empty', fan: 4 } };
     for (const locale of LOCALES) {
-      await setLocale(locale, []);
+      await setLocale(locale, [], 'every');
       const written = new Set<string>();
       for (const code of PROBLEM_CODES) {
         const problem = { code, ...Object.fromEntries(PROBLEM_PARAMS[code].map((name) => [name, sample[PROBLEM_PARAM_KINDS[name]]])) } as unknown as Problem;
@@ -109,7 +109,7 @@ describe('the message catalogues', () => {
     const uses = [...sources(CLIENT).join('\n').matchAll(/around\('([a-z.-]+)', \[([^\]]*)\]/g)].map((match) => ({ key: match[1]!, slots: [...match[2]!.matchAll(/'(\w+)'/g)].map((slot) => slot[1]!) }));
     expect(uses.length).toBeGreaterThan(3);
     for (const locale of LOCALES) {
-      await setLocale(locale, []);
+      await setLocale(locale, [], 'every');
       for (const { key, slots } of uses) {
         const pieces = around(key as MessageKey, slots);
         expect(pieces, `${locale} ${key}`).toHaveLength(slots.length + 1);
@@ -121,9 +121,9 @@ describe('the message catalogues', () => {
   });
 
   it('switches language as a whole', async () => {
-    await setLocale('fr', ['en-US']);
+    await setLocale('fr', ['en-US'], 'every');
     expect(t('settings.title')).toBe('Réglages');
-    await setLocale('it', []);
+    await setLocale('it', [], 'every');
     expect(t('settings.title')).toBe('Impostazioni');
   });
 });

@@ -14,8 +14,8 @@ const fan = (number: number): Source => ({ kind: 'fan', fan: number - 1 });
 const toFan = (number: number): Target => ({ kind: 'fan', fan: number - 1 });
 const foundation: Target = { kind: 'foundation' };
 
-beforeAll(() => setLocale('en', ['en-GB']));
-afterAll(() => setLocale('en', []));
+beforeAll(() => setLocale('en', ['en-GB'], 'every'));
+afterAll(() => setLocale('en', [], 'every'));
 
 /** The rule sheets' worked example: fan 1 holds Q♦ 2♠ 8♣, fan 9 shows 9♣, A♠ is home. */
 function workedExample() {
@@ -76,13 +76,13 @@ describe('names and keys', () => {
   });
 
   it('speaks the player’s language', async () => {
-    await setLocale('fr', ['fr-FR']);
+    await setLocale('fr', ['fr-FR'], 'every');
     expect(attemptProblem(workedExample(), fan(1), toFan(3))).toBe('8♣ ne peut pas aller sur K♥ : une carte ne va que sur la carte immédiatement supérieure de sa couleur');
     expect(describeAction(workedExample(), { type: 'fan-to-fan', from: 0, to: 8 })).toBe('8 de trèfle vers l’éventail 9');
     expect(targetList([toFan(2), foundation])).toBe('l’éventail 2 ou sa fondation');
-    await setLocale('es', ['es-ES']);
+    await setLocale('es', ['es-ES'], 'every');
     expect(problemWords({ code: 'no-cells', variant: 'strict' })).toBe('Estricta no tiene celdas de reserva');
-    await setLocale('en', ['en-GB']);
+    await setLocale('en', ['en-GB'], 'every');
   });
 
   it('describes actions for the live region', () => {

@@ -65,7 +65,7 @@ let socket: FakeSocket;
 
 beforeEach(async () => {
   stubBrowser('/race/ABCDEF');
-  await (await import('../../client/src/lib/i18n.svelte.js')).setLocale('en', []);
+  await (await import('../../client/src/lib/i18n.svelte.js')).setLocale('en', [], 'every');
   const { RaceSession } = await import('../../client/src/lib/race.svelte.js');
   session = new RaceSession('ABCDEF');
   socket = FakeSocket.all[0]!;

@@ -5,7 +5,7 @@ import type { ReplayGame } from '../../contract/index.js';
 import { buildTimeline, stepAt } from '../../client/src/lib/race-timeline.js';
 import { dealLayout, makeAction, makeLayout, Position, problemText } from '../../shared/index.js';
 
-beforeAll(() => setLocale('en', []));
+beforeAll(() => setLocale('en', [], 'every'));
 
 const SEED = 'timeline-seed';
 const START = 1_000_000;

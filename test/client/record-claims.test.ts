@@ -8,7 +8,7 @@ import type { GameRecord, VerifyOutcome } from '../../shared/index.js';
 const record = (meta: Record<string, unknown>): GameRecord => ({ format: 'lucie-record/1', variant: 'strict', deals: [], actions: [], meta }) as unknown as GameRecord;
 const legal = (foundations: number, over: boolean): VerifyOutcome => ({ ok: true, foundations, won: foundations === 52, over, redealsUsed: 2 });
 
-beforeAll(() => setLocale('en', ['en-GB']));
+beforeAll(() => setLocale('en', ['en-GB'], 'every'));
 
 describe('a record’s meta is shown as claims, checked against the replay', () => {
   it('flags a claimed win that the moves never reach', () => {

@@ -21,7 +21,7 @@ import {
 } from '../../shared/index.js';
 import { layout, WINNABLE, WINNING_ACTIONS } from '../shared/helpers.js';
 
-beforeAll(() => setLocale('en', []));
+beforeAll(() => setLocale('en', [], 'every'));
 
 /** Plays a seed to the end the simple way (home first, a redeal only when nothing else is left). */
 function playedRecord(seed: string): GameRecord {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setLocale } from '../../client/src/lib/i18n.svelte.js';
 import { href, matchRoute, practiceHref, ROUTES } from '../../client/src/lib/routes.js';
 
-beforeAll(() => setLocale('en', []));
+beforeAll(() => setLocale('en', [], 'every'));
 
 describe('the route table', () => {
   it('finds the page of each path with the props read from it', () => {

@@ -5,7 +5,7 @@ import { dealEndsOf, dealSymbols, shareText } from '../../client/src/lib/share.j
 import { dealLayout, makeAction, makeLayout, Position, redealLayout } from '../../shared/index.js';
 import { homeFirst, unwrap } from '../support/mirror.js';
 
-beforeAll(() => setLocale('en', ['en-GB']));
+beforeAll(() => setLocale('en', ['en-GB'], 'every'));
 
 describe('the shared result', () => {
   it('gives one symbol per deal: all home, some home in it, none, never reached', () => {

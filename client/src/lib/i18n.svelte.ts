@@ -1,7 +1,9 @@
 /**
  * Lucie's words: one ICU MessageFormat catalogue per locale (`client/src/messages/LOCALE/*.json`,
- * compiled at build time by vite-messages.ts), only the active one loaded. `t(key, values)` reads
- * the active catalogue, so every text written with it follows a change of language.
+ * compiled at build time by vite-messages.ts), only the active one loaded, and of it only the
+ * parts drawn so far: the shell's words, and each page's own (`loadPageWords`, fetched with the
+ * page's code before it is drawn, then those of what it draws later). `t(key, values)` reads the
+ * active catalogue, so every text written with it follows a change of language.
  */
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { formatMessage, type Value } from './icu.js';
@@ -10,6 +12,7 @@ import type play from '../messages/en/play.json';
 import type race from '../messages/en/race.json';
 import type words from '../messages/en/words.json';
 import type rulesEn from '../messages/rules/en.json';
+import WORDS from 'virtual:messages/words';
 
 export const LOCALES = ['en', 'es', 'fr', 'it'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -25,14 +28,8 @@ export type RulesKey = keyof typeof rulesEn;
 export type Values = Readonly<Record<string, Value>>;
 type Catalogue = Readonly<Record<string, string | MessageFormatElement[]>>;
 type Load = () => Promise<{ default: Catalogue }>;
+type WordsModule = { readonly default: Catalogue };
 
-const CATALOGUES: { readonly [locale in AnyLocale]: Load } = {
-  en: () => import('virtual:messages/en'),
-  es: () => import('virtual:messages/es'),
-  fr: () => import('virtual:messages/fr'),
-  it: () => import('virtual:messages/it'),
-  'en-XA': () => import('virtual:messages/en-XA'),
-};
 const RULES: { readonly [locale in AnyLocale]: Load } = {
   en: () => import('virtual:messages/rules/en'),
   es: () => import('virtual:messages/rules/es'),
@@ -62,6 +59,55 @@ export function intlLocale(locale: AnyLocale, languages: readonly string[]): str
 }
 
 let active = $state.raw<{ locale: AnyLocale; intl: string; messages: Catalogue; rules: Catalogue | null }>({ locale: 'en', intl: 'en', messages: {}, rules: null });
+/** A page's words for what it draws after its first paint: the part `NAME-later`. */
+const LATER = '-later';
+/** The parts asked for (a change of language brings them all in the new one), those `active` holds, and those on their way. */
+const asked = new Set<string>();
+let held = new Set<string>();
+let inFlight: Promise<unknown> = Promise.resolve();
+const fetched = new Map<string, Promise<WordsModule>>();
+
+/** One part of a language's words (`shell`, a route's name or `NAME-later`), fetched once. */
+function fetchModule(locale: AnyLocale, part: string): Promise<WordsModule> {
+  const id = `${locale}/${part}`;
+  let loading = fetched.get(id);
+  if (!loading) {
+    // A part with no words (a page that draws nothing later) has no loader.
+    const load = WORDS[locale]?.[part];
+    loading = load ? load() : Promise.resolve({ default: {} });
+    // A part that did not come (offline) is asked for again next time.
+    loading.catch(() => fetched.delete(id));
+    fetched.set(id, loading);
+  }
+  return loading;
+}
+
+async function fetchParts(locale: AnyLocale, parts: readonly string[]): Promise<Catalogue> {
+  return Object.assign({}, ...(await Promise.all(parts.map((part) => fetchModule(locale, part)))).map((module) => module.default)) as Catalogue;
+}
+
+async function mergePart(locale: AnyLocale, part: string): Promise<void> {
+  const { default: messages } = await fetchModule(locale, part);
+  if (active.locale !== locale || held.has(part)) return;
+  held = new Set([...held, part]);
+  active = { ...active, messages: { ...active.messages, ...messages } };
+}
+
+/**
+ * Brings the words page `name` (a route of routes.ts) shows beyond the shell's, in the active
+ * language: those of its first paint, then (not waited for here) those of what it draws later,
+ * which `wordsReady` waits for.
+ */
+export async function loadPageWords(name: string): Promise<void> {
+  // `later`: the words several pages draw after their first paint (vite-message-use.ts).
+  for (const part of [name, name + LATER, 'later']) asked.add(part);
+  const wanted = active.locale;
+  await mergePart(wanted, name);
+  inFlight = Promise.allSettled([inFlight, mergePart(wanted, name + LATER), mergePart(wanted, 'later')]);
+}
+
+/** Settles once the words asked for so far have come: what a page draws after its first paint waits for it (lib/lazy.ts). */
+export const wordsReady = (): Promise<unknown> => inFlight;
 
 /** The active locale, and the one `Intl` formats with. */
 export const locale = (): AnyLocale => active.locale;
@@ -82,9 +128,20 @@ export const t = (key: MessageKey, values?: Values): string => format(active.mes
 /** A text of the rules page: empty until `loadRules` has brought the active language's. */
 export const rule = (key: RulesKey, values?: Values): string => (active.rules ? format(active.rules, key, values) : '');
 
-/** Makes `next` the active language: loads its catalogue, then sets `<html lang>`. */
-export async function setLocale(next: AnyLocale, languages: readonly string[] = globalThis.navigator?.languages ?? []): Promise<void> {
-  const { default: messages } = await CATALOGUES[next]();
+/**
+ * Makes `next` the active language: loads the shell's words, those of `pages` (route names; `every`
+ * for all, as the tests want) and of every page asked for so far, then sets `<html lang>`.
+ */
+export async function setLocale(next: AnyLocale, languages: readonly string[] = globalThis.navigator?.languages ?? [], pages: readonly string[] | 'every' = []): Promise<void> {
+  // The tests want every word at once: each page's, and what each draws later.
+  const names = pages === 'every' ? Object.keys(WORDS[next] ?? {}).filter((part) => part !== 'shell') : pages;
+  for (const page of names) asked.add(page);
+  const first = [...asked];
+  let messages = await fetchParts(next, ['shell', ...first]);
+  // A page asked for its words while these came: it gets them in the new language too.
+  const since = [...asked].filter((page) => !first.includes(page));
+  if (since.length > 0) messages = { ...messages, ...(await fetchParts(next, since)) };
+  held = new Set([...first, ...since]);
   active = { locale: next, intl: intlLocale(next, languages), messages, rules: null };
   if (globalThis.document) document.documentElement.lang = next === PSEUDO_LOCALE ? 'en' : next;
 }
