@@ -145,3 +145,33 @@ describe.each(VIEWPORTS)('the pages around the board at $width×$height', ({ nam
     await setTheme(page, 'light');
   });
 });
+
+describe('words that come after a page is drawn', () => {
+  it('leave the page as it is: a name being typed when they come stays typed', async () => {
+    const browser = await openBrowser({ width: 1280, height: 900 });
+    try {
+      const { page } = browser;
+      // The words the pages draw later wait until the name is typed, as on a slow network.
+      let release = (): void => {};
+      const typed = new Promise<void>((resolve) => (release = resolve));
+      let held = 0;
+      await page.route(/\/assets\/(start-)?later-[^/]*\.js$/, async (route) => {
+        held++;
+        await typed;
+        await route.continue();
+      });
+      await page.goto(server.base);
+      const name = page.getByLabel('Your name');
+      await name.fill('Ana');
+      expect(held).toBeGreaterThan(0);
+      release();
+      await page.waitForLoadState('networkidle');
+      await page.evaluate(() => new Promise(requestAnimationFrame));
+      expect(await name.inputValue()).toBe('Ana');
+      await page.getByRole('button', { name: 'Save name' }).click();
+      await page.getByTestId('my-name').waitFor();
+    } finally {
+      await browser.close();
+    }
+  });
+});
