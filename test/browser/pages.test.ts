@@ -1,7 +1,8 @@
 // The race, daily and game pages around the board at three window sizes, light and dark: the
 // board never moves while a game is played, redealt and ended, nor when another racer's connection
 // drops and comes back (those words float, the end and "Redealing…" are laid over the board),
-// nothing overflows or overlaps, every target is 24 px or more, axe finds nothing.
+// nothing overflows or overlaps, every target is 24 px or more, axe finds nothing; and words that
+// come after a page is drawn leave it as it is.
 // Screenshots go to this run's screenshot folder (printed at the end of the run; look at them).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
