@@ -27,7 +27,7 @@ export function playOut(state: DealState, deal: number, last: number, dealer: De
     if (live.home === 52) break;
     let end: number[] | null = null;
     explore(live, false, new Budget({ nodes: PLAY_OUT_NODES }), (position, path) => {
-      if (position.moves(false).length > 0) return false;
+      if (position.hasMove()) return false;
       end = path.slice();
       return true;
     });

@@ -3,6 +3,7 @@ import { KING, type Card } from '../shared/card.js';
 import type { Layout } from '../shared/layout.js';
 import type { Position } from '../shared/position.js';
 import type { Rules } from '../shared/variant.js';
+import { MoveStack } from './move-stack.js';
 
 // Rank and suit by table: the search asks them millions of times.
 const RANK = Uint8Array.from({ length: 52 }, (_, card) => card % 13);
@@ -173,11 +174,12 @@ export class DealState {
   }
 
   /**
-   * The moves to search from here. With `prune`, a safe move home (see safeHome) is the only
-   * one returned. Cells are interchangeable, so a card goes only to the first empty one.
+   * Pushes the moves to search from here onto `out`. With `prune`, a safe move home (see
+   * safeHome) is the only one pushed. Cells are interchangeable, so a card goes only to the
+   * first empty one.
    */
-  moves(prune: boolean): number[] {
-    const moves: number[] = [];
+  pushMoves(prune: boolean, out: MoveStack): void {
+    const start = out.length;
     const { fans, cells, topFan } = this;
     const fanCount = fans.length;
     for (let f = 0; f < fanCount; f++) {
@@ -185,43 +187,56 @@ export class DealState {
       if (fan.length > 0) topFan[fan[fan.length - 1]!] = f;
     }
     const emptyCell = cells.indexOf(EMPTY);
-    let found: number[] | undefined;
-    for (let from = 0; from < fanCount && !found; from++) {
+    let forced = -1;
+    for (let from = 0; from < fanCount && forced < 0; from++) {
       const fan = fans[from]!;
       if (fan.length === 0) continue;
       const card = fan[fan.length - 1]!;
       if (this.fits(card)) {
-        if (prune && this.safeHome(card)) found = [move(FAN_HOME, from)];
-        else moves.push(move(FAN_HOME, from));
+        if (prune && this.safeHome(card)) forced = move(FAN_HOME, from);
+        else out.push(move(FAN_HOME, from));
       }
-      this.pushBuilds(moves, FAN_FAN, from, card, from);
-      if (emptyCell >= 0) moves.push(move(FAN_CELL, from, emptyCell));
+      this.pushBuilds(out, FAN_FAN, from, card, from);
+      if (emptyCell >= 0) out.push(move(FAN_CELL, from, emptyCell));
     }
-    for (let cell = 0; cell < cells.length && !found; cell++) {
+    for (let cell = 0; cell < cells.length && forced < 0; cell++) {
       const card = cells[cell]!;
       if (card === EMPTY) continue;
       if (this.fits(card)) {
-        if (prune && this.safeHome(card)) found = [move(CELL_HOME, cell)];
-        else moves.push(move(CELL_HOME, cell));
+        if (prune && this.safeHome(card)) forced = move(CELL_HOME, cell);
+        else out.push(move(CELL_HOME, cell));
       }
-      this.pushBuilds(moves, CELL_FAN, cell, card, null);
+      this.pushBuilds(out, CELL_FAN, cell, card, null);
     }
     for (let f = 0; f < fanCount; f++) {
       const fan = fans[f]!;
       if (fan.length > 0) topFan[fan[fan.length - 1]!] = -1;
     }
-    if (found) return found;
-    if (moves.length === 0 && this.merci) {
+    if (forced >= 0) {
+      out.length = start;
+      out.push(forced);
+      return;
+    }
+    if (out.length === start && this.merci) {
       for (const fan of fans) {
         for (let i = 0; i < fan.length - 1; i++) {
           const card = fan[i]!;
-          if (this.fits(card)) moves.push(move(MERCI, card, TO_HOME));
-          for (let to = 0; to < fanCount; to++) if (fans[to]!.length > 0) moves.push(move(MERCI, card, to));
+          if (this.fits(card)) out.push(move(MERCI, card, TO_HOME));
+          for (let to = 0; to < fanCount; to++) if (fans[to]!.length > 0) out.push(move(MERCI, card, to));
         }
       }
     }
-    return moves;
   }
+
+  /** Whether any move is left here (the merci included while it may be played). */
+  hasMove(): boolean {
+    const out = (this.probe ??= new MoveStack());
+    out.length = 0;
+    this.pushMoves(false, out);
+    return out.length > 0;
+  }
+  /** `hasMove`'s scratch (made when first needed). */
+  private probe?: MoveStack;
 
   /**
    * An upper bound on the cards home anywhere in this deal from here, by a relaxation: a card
@@ -378,11 +393,11 @@ export class DealState {
   /** `boundWithMerci`'s copy of the fixpoint without the merci, and its best reach per suit (made when first needed). */
   private saved?: { open: Uint8Array; depth: Int16Array; reach: Uint8Array; best: Uint8Array };
 
-  /** Fan of each top card during `moves` (-1 otherwise). */
+  /** Fan of each top card during `pushMoves` (-1 otherwise). */
   private readonly topFan = new Int8Array(52).fill(-1);
 
   /** Pushes the builds of `card` (from fan or cell `source`) onto the fans whose top takes it. */
-  private pushBuilds(moves: number[], kind: number, source: number, card: Card, from: number | null): void {
+  private pushBuilds(moves: MoveStack, kind: number, source: number, card: Card, from: number | null): void {
     const rank = rankOf(card);
     switch (this.rules.build) {
       case 'same-suit-down':
@@ -402,7 +417,7 @@ export class DealState {
   }
 
   /** Pushes the build onto the fan whose top card is `top`, if there is one and it has room. */
-  private pushBuild(moves: number[], kind: number, source: number, top: Card, from: number | null): void {
+  private pushBuild(moves: MoveStack, kind: number, source: number, top: Card, from: number | null): void {
     const to = this.topFan[top]!;
     const limit = this.rules.maxFanSize;
     if (to >= 0 && to !== from && (limit === null || this.fans[to]!.length < limit)) moves.push(move(kind, source, to));
