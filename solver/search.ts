@@ -20,7 +20,25 @@ export type Visit = (state: DealState, path: readonly number[]) => boolean | 'sk
  * was complete.
  */
 export function explore(state: DealState, prune: boolean, budget: Budget, visit: Visit, floor?: () => number): boolean {
-  const seen = new PositionSet(state.keyBytes.length);
+  const width = state.keyBytes.length;
+  if (pool[nesting]?.width !== width) pool[nesting] = new PositionSet(width);
+  const seen = pool[nesting++]!;
+  seen.clear();
+  try {
+    return search(state, prune, budget, visit, floor, seen);
+  } finally {
+    nesting--;
+  }
+}
+
+/**
+ * Position sets to use again, one per level of searches nested in a visit (the clairvoyant
+ * solver searches a redeal from inside the search of the deal before it; see PositionSet).
+ */
+const pool: PositionSet[] = [];
+let nesting = 0;
+
+function search(state: DealState, prune: boolean, budget: Budget, visit: Visit, floor: (() => number) | undefined, seen: PositionSet): boolean {
   seen.add(state.hash, state.keyBytes);
   if (!budget.spend()) return false;
   const path: number[] = [];
