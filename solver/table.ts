@@ -7,10 +7,16 @@
  *
  * A set is emptied and used again by the next search (see `clear`): the clairvoyant solver runs
  * thousands of small searches, and making and growing a table for each was a twentieth of its
- * time. Its arrays keep the largest size reached, but a search uses only as much of them as
- * it needs (from 64 entries, doubling), so a small search stays in a small, cached part.
+ * time. Its arrays keep the largest size reached (up to KEPT_ENTRIES), but a search uses only
+ * as much of them as it needs (from 64 entries, doubling), so a small search stays in a small,
+ * cached part.
  */
 const FIRST_ENTRIES = 1 << 6;
+/**
+ * The most entries a set keeps room for once emptied (about 3.5 MB of keys): a larger search
+ * costs far more than making its arrays again, and holding them would keep its memory for good.
+ */
+const KEPT_ENTRIES = 1 << 16;
 
 export class PositionSet {
   private slots = new Int32Array(FIRST_ENTRIES * 2).fill(-1);
@@ -32,6 +38,11 @@ export class PositionSet {
   clear(): void {
     this.count = 0;
     this.capacity = FIRST_ENTRIES;
+    if (this.hashes.length > KEPT_ENTRIES) {
+      this.slots = new Int32Array(FIRST_ENTRIES * 2);
+      this.hashes = new Int32Array(FIRST_ENTRIES);
+      this.keys = new Uint8Array(this.width * FIRST_ENTRIES);
+    }
     this.slots.fill(-1, 0, FIRST_ENTRIES * 2);
   }
 
