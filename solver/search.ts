@@ -21,29 +21,33 @@ export type Visit = (state: DealState, path: readonly number[]) => boolean | 'sk
  */
 export function explore(state: DealState, prune: boolean, budget: Budget, visit: Visit, floor?: () => number): boolean {
   const width = state.keyBytes.length;
-  if (pool[nesting]?.width !== width) pool[nesting] = new PositionSet(width);
-  const seen = pool[nesting++]!;
+  if (seens[nesting]?.width !== width) seens[nesting] = new PositionSet(width);
+  const seen = seens[nesting]!;
+  const stack = (stacks[nesting] ??= new MoveStack());
   seen.clear();
+  stack.length = 0;
+  nesting++;
   try {
-    return search(state, prune, budget, visit, floor, seen);
+    return search(state, prune, budget, visit, floor, seen, stack);
   } finally {
     nesting--;
   }
 }
 
 /**
- * Position sets to use again, one per level of searches nested in a visit (the clairvoyant
- * solver searches a redeal from inside the search of the deal before it; see PositionSet).
+ * Position sets and move stacks to use again, one of each per level of searches nested in a
+ * visit (the clairvoyant solver searches a redeal from inside the search of the deal before it;
+ * see PositionSet): the clairvoyant solver runs thousands of small searches.
  */
-const pool: PositionSet[] = [];
+const seens: PositionSet[] = [];
+const stacks: MoveStack[] = [];
 let nesting = 0;
 
-function search(state: DealState, prune: boolean, budget: Budget, visit: Visit, floor: (() => number) | undefined, seen: PositionSet): boolean {
+function search(state: DealState, prune: boolean, budget: Budget, visit: Visit, floor: (() => number) | undefined, seen: PositionSet, stack: MoveStack): boolean {
   seen.add(state.hash, state.keyBytes);
   if (!budget.spend()) return false;
   const path: number[] = [];
   const tokens: number[] = [];
-  const stack = new MoveStack();
   /** Per depth on the path: where its moves start in `stack`, the next to try and its upper bound (52, the most any position leads to, when none was given). */
   const starts: number[] = [];
   const nexts: number[] = [];
