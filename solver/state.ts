@@ -250,6 +250,21 @@ export class DealState {
    * A playable merci lets one buried card leave (see boundWithMerci).
    */
   bound(): number {
+    if (this.boundKnown < 0) this.boundKnown = this.relaxedBound();
+    return this.boundKnown;
+  }
+
+  /**
+   * `bound` as last computed (with `reach`), while it still holds (-1: not known). A move home
+   * leaves it as it was: the card sent home was free to leave in the relaxation (it fitted its
+   * foundation), and the position after the move starts the relaxation from marks (that card
+   * gone, the one under it on top) that lie between the start and the fixpoint before it, so the
+   * fixpoint, the least set closed under its rules, is the same. Undoing a move home goes back
+   * the same way; every other move, played or undone, forgets it.
+   */
+  private boundKnown = -1;
+
+  private relaxedBound(): number {
     if (this.cells.length > 0) {
       this.reach.fill(13);
       return 52;
@@ -428,7 +443,9 @@ export class DealState {
     const a = aOf(m);
     const b = bOf(m);
     const { fans, cells, under } = this;
-    switch (kindOf(m)) {
+    const kind = kindOf(m);
+    if (kind !== FAN_HOME && kind !== CELL_HOME) this.boundKnown = -1;
+    switch (kind) {
       case FAN_HOME: {
         const card = fans[a]!.pop()!;
         this.put(card, HOME);
@@ -488,7 +505,9 @@ export class DealState {
     const a = aOf(m);
     const b = bOf(m);
     const { fans, cells } = this;
-    switch (kindOf(m)) {
+    const kind = kindOf(m);
+    if (kind !== FAN_HOME && kind !== CELL_HOME) this.boundKnown = -1;
+    switch (kind) {
       case FAN_HOME:
         this.found[suitOf(token)]!--;
         this.home--;
