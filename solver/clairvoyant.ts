@@ -95,7 +95,18 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     if (!layout) layouts.set(key, (layout = dealer(deal, cardsAbove(heights))));
     return layout;
   };
-  const startOf = (deal: number, heights: Heights) => DealState.redealt(rules, heights, layoutOf(deal, heights), deal);
+  /**
+   * Each deal's start, made once: a search leaves its state as it found it, and no search of a
+   * start runs inside another of the same start (a search only redeals into the next deal), so
+   * the ceiling's bound and every search from that start share one state (and its kept bound).
+   */
+  const starts = new Map<number, DealState>();
+  const startOf = (deal: number, heights: Heights): DealState => {
+    const key = keyOf(deal, heights);
+    let start = starts.get(key);
+    if (!start) starts.set(key, (start = DealState.redealt(rules, heights, layoutOf(deal, heights), deal)));
+    return start;
+  };
 
   /** What is proved of the final count from the start of `deal` at `heights`; for a last deal at least its bound. */
   const ceilingOf = (deal: number, heights: Heights): number => {
