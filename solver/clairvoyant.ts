@@ -5,7 +5,8 @@ import { playOut } from './playout.js';
 import { explore } from './search.js';
 import type { Dealer } from './dealer.js';
 import { HeightsTables } from './heights-tables.js';
-import { actionOf, cardsAbove, DealState, type Heights } from './state.js';
+import { actionOf } from './move.js';
+import { cardsAbove, DealState, type Heights } from './state.js';
 
 export interface GameLine {
   /** Every action, redeals included (`{ type: 'redeal' }`). */

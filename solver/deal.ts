@@ -2,7 +2,8 @@ import type { Action, Position } from '../shared/index.js';
 import { Budget, type Limits } from './budget.js';
 import { playOut } from './playout.js';
 import { explore } from './search.js';
-import { actionOf, DealState } from './state.js';
+import { actionOf } from './move.js';
+import { DealState } from './state.js';
 
 export interface DealSolution {
   /** The most cards home reachable in this deal; with `exact` false, only "at least". */

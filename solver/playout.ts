@@ -2,7 +2,8 @@ import type { Action, Layout } from '../shared/index.js';
 import { Budget } from './budget.js';
 import type { Dealer } from './dealer.js';
 import { explore } from './search.js';
-import { actionOf, cardsAbove, DealState } from './state.js';
+import { actionOf } from './move.js';
+import { cardsAbove, DealState } from './state.js';
 
 /**
  * Nodes for finding where a deal ends. Where play cannot cycle the first line searched already
