@@ -135,7 +135,9 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
         for (let heart = h; heart <= toH; heart++)
           for (let spade = s; spade <= toS; spade++) {
             const heights = club | (diamond << 4) | (heart << 8) | (spade << 12);
-            if (!tables.judgedBy(deal, heights, search) && ceilingOf(deal + 1, heights) > incumbent) return false;
+            if (tables.judgedBy(deal, heights, search) || ceilingOf(deal + 1, heights) <= incumbent) continue;
+            // Only in the exact search: the rounds look for cheap wins, and there it cost more than it saved.
+            if (cap !== Infinity || live.mayPass(club, diamond, heart, spade)) return false;
           }
     return true;
   };

@@ -136,6 +136,33 @@ export class Relaxation {
     }
   }
 
+  /**
+   * Whether a line from here may pass through the foundation state of these heights (the
+   * target), by the relaxation with one more rule: no card of a suit at or above its target
+   * height goes home. A line up to the moment the foundations stand at `target` sent no such card home, so it
+   * obeys these rules, and every card below the target is freed at their fixpoint; when a suit's
+   * freed run stops short of its target, no line gets there. (The bound's own box cannot tell:
+   * it may free those cards only by sending higher ones home.) `reachOf` is left as it was.
+   */
+  mayPass(clubs: number, diamonds: number, hearts: number, spades: number, hasCells: boolean, merci: boolean): boolean {
+    if (hasCells || merci) return true;
+    const { homeBelow, reach, kept } = this;
+    kept.set(reach);
+    homeBelow[0] = clubs;
+    homeBelow[1] = diamonds;
+    homeBelow[2] = hearts;
+    homeBelow[3] = spades;
+    this.bound(false, false);
+    const passes = reach[0]! >= clubs && reach[1]! >= diamonds && reach[2]! >= hearts && reach[3]! >= spades;
+    homeBelow.fill(13);
+    reach.set(kept);
+    return passes;
+  }
+  /** Per suit, the ranks below which a card may go home in the relaxation (13: all; see mayPass). */
+  private readonly homeBelow = new Uint8Array(4).fill(13);
+  /** `mayPass`'s copy of `reach`. */
+  private readonly kept = new Uint8Array(4);
+
   /** After `bound`: `suit`'s run of freed cards from the Ace (see DealState.reachOf). */
   reachOf(suit: number): number {
     return this.reach[suit]!;
@@ -144,7 +171,8 @@ export class Relaxation {
   /** Whether a card on top of its fan may leave it in `bound`'s relaxation. */
   private mayLeave(card: Card): boolean {
     const rank = rankOf(card);
-    if (rank === this.reach[suitOf(card)]) return true;
+    const suit = suitOf(card);
+    if (rank === this.reach[suit] && rank < this.homeBelow[suit]!) return true;
     const king = rank === KING_RANK;
     if (king && this.kingsInSpaces) return true;
     const { open } = this;
@@ -154,7 +182,7 @@ export class Relaxation {
       case SAME_SUIT_UP_OR_DOWN:
         return (!king && open[card + 1] !== 0) || (rank > 0 && open[card - 1] !== 0);
       default:
-        if (!king) for (let suit = 0; suit < 4; suit++) if (open[suit * 13 + rank + 1] !== 0) return true;
+        if (!king) for (let other = 0; other < 4; other++) if (open[other * 13 + rank + 1] !== 0) return true;
         return false;
     }
   }

@@ -239,6 +239,11 @@ export class DealState {
     return this.relaxation.reachOf(suit);
   }
 
+  /** Whether a line from here may pass through these foundation heights (see Relaxation.mayPass). */
+  mayPass(clubs: number, diamonds: number, hearts: number, spades: number): boolean {
+    return this.relaxation.mayPass(clubs, diamonds, hearts, spades, this.cells.length > 0, this.merci);
+  }
+
   private readonly relaxation: Relaxation;
 
   /** Fan of each top card during `pushMoves` (-1 otherwise). */
