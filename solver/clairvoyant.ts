@@ -121,8 +121,9 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
    * other than through foundation states already judged in this search. Every foundation state
    * reachable from `live` lies in its box: each suit at least where it is and at most its
    * `reachOf` (the bound's relaxation). A state of the box not judged yet may still be
-   * reachable, so it needs a ceiling no higher than the incumbent: then neither stopping
-   * there nor redealing there can beat it. When every state of the box passes, the moves from
+   * reachable, so it needs a ceiling no higher than the incumbent (then neither stopping
+   * there nor redealing there can beat it) or, in the exact search, to be out of reach by a
+   * sharper relaxation (DealState.mayPass). When every state of the box passes, the moves from
    * `live` can change nothing and are left unsearched.
    */
   const settled = (live: DealState, deal: number, search: number, incumbent: number): boolean => {
