@@ -4,7 +4,9 @@ import { bestInDeal } from './deal.js';
 import { playOut } from './playout.js';
 import { explore } from './search.js';
 import type { Dealer } from './dealer.js';
-import { actionOf, cardsAbove, DealState, type Heights } from './state.js';
+import { HeightsTables } from './heights-tables.js';
+import { actionOf } from './move.js';
+import { cardsAbove, DealState, type Heights } from './state.js';
 
 export interface GameLine {
   /** Every action, redeals included (`{ type: 'redeal' }`). */
@@ -37,9 +39,10 @@ function take(outcome: Outcome, value: number, exact: boolean, path: readonly nu
   return value === 52;
 }
 
-/** Every foundation state has a 16-bit number (see Heights), so per deal a table over all of them. */
+/** Keys of `known`: a deal and a foundation state (16 bits, see Heights). */
 const HEIGHTS = 1 << 16;
-const UNKNOWN = 255;
+/** Shared by every solve in this thread (see HeightsTables). */
+const tables = new HeightsTables();
 /** The most foundation states a position's box (see `settled`) may hold for the search to check them all. */
 const BOX_LIMIT = 256;
 /**
@@ -83,11 +86,7 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
   const known = new Map<number, Outcome>();
   const layouts = new Map<number, Layout>();
   const keyOf = (deal: number, heights: Heights) => deal * HEIGHTS + heights;
-  /** Per deal and foundation state, a proved upper bound on the final count from that deal's start (UNKNOWN: none yet). */
-  const ceilings = Array.from({ length: last + 1 }, () => new Uint8Array(HEIGHTS).fill(UNKNOWN));
-  /** Per deal, the search of that deal (a number) that last judged each foundation state. */
-  const judgedBy = Array.from({ length: last }, () => new Int32Array(HEIGHTS));
-  let searches = 0;
+  tables.begin(last + 1);
   /** The most nodes the search from one redeal may take in this round of the search for a win (Infinity: no cap). */
   let cap = Infinity;
 
@@ -97,13 +96,24 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     if (!layout) layouts.set(key, (layout = dealer(deal, cardsAbove(heights))));
     return layout;
   };
-  const startOf = (deal: number, heights: Heights) => DealState.redealt(rules, heights, layoutOf(deal, heights), deal);
+  /**
+   * Each deal's start, made once: a search leaves its state as it found it, and no search of a
+   * start runs inside another of the same start (a search only redeals into the next deal), so
+   * the ceiling's bound and every search from that start share one state (and its kept bound).
+   */
+  const starts = new Map<number, DealState>();
+  const startOf = (deal: number, heights: Heights): DealState => {
+    const key = keyOf(deal, heights);
+    let start = starts.get(key);
+    if (!start) starts.set(key, (start = DealState.redealt(rules, heights, layoutOf(deal, heights), deal)));
+    return start;
+  };
 
   /** What is proved of the final count from the start of `deal` at `heights`; for a last deal at least its bound. */
   const ceilingOf = (deal: number, heights: Heights): number => {
-    const ceilingsOfDeal = ceilings[deal]!;
-    if (ceilingsOfDeal[heights] === UNKNOWN) ceilingsOfDeal[heights] = deal === last ? startOf(deal, heights).bound() : 52;
-    return ceilingsOfDeal[heights]!;
+    let ceiling = tables.ceiling(deal, heights);
+    if (ceiling < 0) tables.setCeiling(deal, heights, (ceiling = deal === last ? startOf(deal, heights).bound() : 52));
+    return ceiling;
   };
 
   /**
@@ -111,8 +121,9 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
    * other than through foundation states already judged in this search. Every foundation state
    * reachable from `live` lies in its box: each suit at least where it is and at most its
    * `reachOf` (the bound's relaxation). A state of the box not judged yet may still be
-   * reachable, so it needs a ceiling no higher than the incumbent: then neither stopping
-   * there nor redealing there can beat it. When every state of the box passes, the moves from
+   * reachable, so it needs a ceiling no higher than the incumbent (then neither stopping
+   * there nor redealing there can beat it) or, in the exact search, to be out of reach by a
+   * sharper relaxation (DealState.mayPass). When every state of the box passes, the moves from
    * `live` can change nothing and are left unsearched.
    */
   const settled = (live: DealState, deal: number, search: number, incumbent: number): boolean => {
@@ -120,13 +131,14 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     const [c, d, h, s] = live.found as [number, number, number, number];
     const [toC, toD, toH, toS] = [live.reachOf(0), live.reachOf(1), live.reachOf(2), live.reachOf(3)];
     if ((toC - c + 1) * (toD - d + 1) * (toH - h + 1) * (toS - s + 1) > BOX_LIMIT) return false;
-    const judged = judgedBy[deal]!;
     for (let club = c; club <= toC; club++)
       for (let diamond = d; diamond <= toD; diamond++)
         for (let heart = h; heart <= toH; heart++)
           for (let spade = s; spade <= toS; spade++) {
             const heights = club | (diamond << 4) | (heart << 8) | (spade << 12);
-            if (judged[heights] !== search && ceilingOf(deal + 1, heights) > incumbent) return false;
+            if (tables.judgedBy(deal, heights, search) || ceilingOf(deal + 1, heights) <= incumbent) continue;
+            // Only in the exact search: the rounds look for cheap wins, and there it cost more than it saved.
+            if (cap !== Infinity || live.mayPass(club, diamond, heart, spade)) return false;
           }
     return true;
   };
@@ -140,7 +152,7 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     const start = startOf(deal, heights);
     const found = cap === Infinity ? solve(start, deal, floor) : budget.within(cap, () => solve(start, deal, floor));
     if (found) known.set(key, found);
-    else ceilings[deal]![heights] = floor;
+    else tables.setCeiling(deal, heights, floor);
     return found;
   };
 
@@ -160,12 +172,10 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     // early ends the search of this deal. Not redealing never beats redealing (the foundations
     // stay), but it is the honest floor when a search is cut short.
     const outcome: Outcome = { value: state.home, exact: true, moves: [], redealAt: null };
-    const search = ++searches;
-    const judged = judgedBy[deal]!;
+    const search = tables.newSearch();
     const complete = explore(state, false, budget, (live, path) => {
       const heights = live.heights();
-      if (judged[heights] !== search) {
-        judged[heights] = search;
+      if (!tables.judge(deal, heights, search)) {
         if (live.home === 52) return take(outcome, 52, true, path, null);
         if (live.home > outcome.value) take(outcome, live.home, outcome.exact, path, null);
         const next = redeal(deal + 1, heights, Math.max(floor, outcome.value));

@@ -2,7 +2,8 @@ import type { Action, Position } from '../shared/index.js';
 import { Budget, type Limits } from './budget.js';
 import { playOut } from './playout.js';
 import { explore } from './search.js';
-import { actionOf, DealState } from './state.js';
+import { actionOf } from './move.js';
+import { DealState } from './state.js';
 
 export interface DealSolution {
   /** The most cards home reachable in this deal; with `exact` false, only "at least". */
@@ -21,7 +22,8 @@ export interface DealSolution {
 /**
  * The best count in the deal from `state`, with pruning, and the moves that reach it. Branch and
  * bound: a position whose `bound` is no more than the best found cannot lead higher, so its
- * moves are left unsearched, and the search ends once the best found meets the root's bound.
+ * moves are left unsearched (and so are those not yet tried, once the best found rises to its
+ * bound), and the search ends once the best found meets the root's bound.
  * With a `floor` above the cards home, only counts above it are sought (the search starts as if
  * it had found the floor): a `max` above the floor is the deal's exact best, one at the floor
  * only says the best is no higher.
@@ -36,8 +38,9 @@ export function bestInDeal(state: DealState, budget: Budget, floor = state.home)
       moves = path.slice();
       if (max === ceiling) return true;
     }
-    return live.bound() <= max ? 'skip' : false;
-  });
+    const bound = live.bound();
+    return bound <= max ? 'skip' : bound;
+  }, () => max);
   return { max, exact: complete || max === ceiling, moves };
 }
 

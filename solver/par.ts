@@ -5,7 +5,8 @@ import { bestInDeal } from './deal.js';
 import { playOut } from './playout.js';
 import { explore } from './search.js';
 import type { Dealer } from './dealer.js';
-import { actionOf, cardsAbove, DealState, heightsCount, type Heights } from './state.js';
+import { actionOf } from './move.js';
+import { cardsAbove, DealState, heightsCount, type Heights } from './state.js';
 
 export interface ParSolution extends GameLine {
   /** Par's final count; null when a search was cut short, since the policy then is not defined. */

@@ -2,7 +2,8 @@ import type { Action, Layout } from '../shared/index.js';
 import { Budget } from './budget.js';
 import type { Dealer } from './dealer.js';
 import { explore } from './search.js';
-import { actionOf, cardsAbove, DealState } from './state.js';
+import { actionOf } from './move.js';
+import { cardsAbove, DealState } from './state.js';
 
 /**
  * Nodes for finding where a deal ends. Where play cannot cycle the first line searched already
@@ -27,7 +28,7 @@ export function playOut(state: DealState, deal: number, last: number, dealer: De
     if (live.home === 52) break;
     let end: number[] | null = null;
     explore(live, false, new Budget({ nodes: PLAY_OUT_NODES }), (position, path) => {
-      if (position.moves(false).length > 0) return false;
+      if (position.hasMove()) return false;
       end = path.slice();
       return true;
     });

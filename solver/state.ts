@@ -1,39 +1,20 @@
-import type { Action } from '../shared/action.js';
-import { KING, type Card } from '../shared/card.js';
+import type { Card } from '../shared/card.js';
 import type { Layout } from '../shared/layout.js';
 import type { Position } from '../shared/position.js';
 import type { Rules } from '../shared/variant.js';
-
-// Rank and suit by table: the search asks them millions of times.
-const RANK = Uint8Array.from({ length: 52 }, (_, card) => card % 13);
-const SUIT = Uint8Array.from({ length: 52 }, (_, card) => (card / 13) | 0);
-const rankOf = (card: Card): number => RANK[card]!;
-/** The King's rank, read once: an imported binding costs a lookup on every use in the hot path. */
-const KING_RANK: number = KING;
-const suitOf = (card: Card): number => SUIT[card]!;
+import { KING_RANK, rankOf, suitOf } from './card-tables.js';
+import { aOf, bOf, CELL_FAN, CELL_HOME, FAN_CELL, FAN_FAN, FAN_HOME, kindOf, MERCI, move, TO_HOME } from './move.js';
+import { MoveStack } from './move-stack.js';
+import { Relaxation } from './relaxation.js';
 
 /**
  * The solver's own mutable copy of one deal: fans, cells, foundations and whether the merci may
  * still be played in it. It applies the engine's rules (position.ts) move for move, with
  * do/undo instead of copies; tests replay every line it returns through the engine.
  *
- * A move is one number: kind | a << 4 | b << 12 (see MOVE_KINDS).
+ * A move is one number (see move.ts).
  */
-export const MOVE_KINDS = ['fan-to-foundation', 'fan-to-fan', 'fan-to-cell', 'cell-to-fan', 'cell-to-foundation', 'merci'] as const;
-const FAN_HOME = 0;
-const FAN_FAN = 1;
-const FAN_CELL = 2;
-const CELL_FAN = 3;
-const CELL_HOME = 4;
-const MERCI = 5;
-/** The `b` of a merci to the foundation. */
-const TO_HOME = 255;
 const EMPTY = -1;
-
-const move = (kind: number, a: number, b = 0): number => kind | (a << 4) | (b << 12);
-const kindOf = (m: number): number => m & 15;
-const aOf = (m: number): number => (m >> 4) & 255;
-const bOf = (m: number): number => (m >> 12) & 255;
 
 /** Foundation heights packed 4 bits a suit (C lowest): the whole of what a redeal depends on. */
 export type Heights = number;
@@ -60,15 +41,6 @@ const BOTTOM = 60;
 const IN_CELL = 100;
 const HOME = 101;
 
-/** The build rule as a number, read on every move and bound (see BUILD_RULES). */
-const SAME_SUIT_DOWN = 0;
-const SAME_SUIT_UP_OR_DOWN = 1;
-const ANY_SUIT_DOWN = 2;
-
-/** `bound`'s marks (0: still buried under a card that has not left). */
-const EXPOSED = 1;
-const FREED = 2;
-
 export class DealState {
   home: number;
   /**
@@ -80,9 +52,6 @@ export class DealState {
   private readonly under = new Uint8Array(53);
   /** A hash of `under`, kept up to date move by move. */
   hash = 0;
-  /** The rules the hot paths read, as plain fields. */
-  private readonly build: number;
-  private readonly kingsInSpaces: boolean;
 
   constructor(
     readonly rules: Rules,
@@ -93,9 +62,7 @@ export class DealState {
     public merci: boolean,
   ) {
     this.home = found[0]! + found[1]! + found[2]! + found[3]!;
-    this.build = rules.build === 'same-suit-down' ? SAME_SUIT_DOWN : rules.build === 'any-suit-down' ? ANY_SUIT_DOWN : SAME_SUIT_UP_OR_DOWN;
-    this.kingsInSpaces = rules.kingsInSpaces;
-    this.depth = new Int16Array(fans.length);
+    this.relaxation = new Relaxation(rules, fans, found);
     this.under.fill(HOME);
     fans.forEach((fan, f) => fan.forEach((card, i) => (this.under[card] = i === 0 ? BOTTOM + f : fan[i - 1]!)));
     for (const card of cells) if (card !== EMPTY) this.under[card] = IN_CELL;
@@ -173,11 +140,12 @@ export class DealState {
   }
 
   /**
-   * The moves to search from here. With `prune`, a safe move home (see safeHome) is the only
-   * one returned. Cells are interchangeable, so a card goes only to the first empty one.
+   * Pushes the moves to search from here onto `out`. With `prune`, a safe move home (see
+   * safeHome) is the only one pushed. Cells are interchangeable, so a card goes only to the
+   * first empty one.
    */
-  moves(prune: boolean): number[] {
-    const moves: number[] = [];
+  pushMoves(prune: boolean, out: MoveStack): void {
+    const start = out.length;
     const { fans, cells, topFan } = this;
     const fanCount = fans.length;
     for (let f = 0; f < fanCount; f++) {
@@ -185,43 +153,56 @@ export class DealState {
       if (fan.length > 0) topFan[fan[fan.length - 1]!] = f;
     }
     const emptyCell = cells.indexOf(EMPTY);
-    let found: number[] | undefined;
-    for (let from = 0; from < fanCount && !found; from++) {
+    let forced = -1;
+    for (let from = 0; from < fanCount && forced < 0; from++) {
       const fan = fans[from]!;
       if (fan.length === 0) continue;
       const card = fan[fan.length - 1]!;
       if (this.fits(card)) {
-        if (prune && this.safeHome(card)) found = [move(FAN_HOME, from)];
-        else moves.push(move(FAN_HOME, from));
+        if (prune && this.safeHome(card)) forced = move(FAN_HOME, from);
+        else out.push(move(FAN_HOME, from));
       }
-      this.pushBuilds(moves, FAN_FAN, from, card, from);
-      if (emptyCell >= 0) moves.push(move(FAN_CELL, from, emptyCell));
+      this.pushBuilds(out, FAN_FAN, from, card, from);
+      if (emptyCell >= 0) out.push(move(FAN_CELL, from, emptyCell));
     }
-    for (let cell = 0; cell < cells.length && !found; cell++) {
+    for (let cell = 0; cell < cells.length && forced < 0; cell++) {
       const card = cells[cell]!;
       if (card === EMPTY) continue;
       if (this.fits(card)) {
-        if (prune && this.safeHome(card)) found = [move(CELL_HOME, cell)];
-        else moves.push(move(CELL_HOME, cell));
+        if (prune && this.safeHome(card)) forced = move(CELL_HOME, cell);
+        else out.push(move(CELL_HOME, cell));
       }
-      this.pushBuilds(moves, CELL_FAN, cell, card, null);
+      this.pushBuilds(out, CELL_FAN, cell, card, null);
     }
     for (let f = 0; f < fanCount; f++) {
       const fan = fans[f]!;
       if (fan.length > 0) topFan[fan[fan.length - 1]!] = -1;
     }
-    if (found) return found;
-    if (moves.length === 0 && this.merci) {
+    if (forced >= 0) {
+      out.length = start;
+      out.push(forced);
+      return;
+    }
+    if (out.length === start && this.merci) {
       for (const fan of fans) {
         for (let i = 0; i < fan.length - 1; i++) {
           const card = fan[i]!;
-          if (this.fits(card)) moves.push(move(MERCI, card, TO_HOME));
-          for (let to = 0; to < fanCount; to++) if (fans[to]!.length > 0) moves.push(move(MERCI, card, to));
+          if (this.fits(card)) out.push(move(MERCI, card, TO_HOME));
+          for (let to = 0; to < fanCount; to++) if (fans[to]!.length > 0) out.push(move(MERCI, card, to));
         }
       }
     }
-    return moves;
   }
+
+  /** Whether any move is left here (the merci included while it may be played). */
+  hasMove(): boolean {
+    const out = (this.probe ??= new MoveStack());
+    out.length = 0;
+    this.pushMoves(false, out);
+    return out.length > 0;
+  }
+  /** `hasMove`'s scratch (made when first needed). */
+  private probe?: MoveStack;
 
   /**
    * An upper bound on the cards home anywhere in this deal from here, by a relaxation: a card
@@ -235,110 +216,19 @@ export class DealState {
    * A playable merci lets one buried card leave (see boundWithMerci).
    */
   bound(): number {
-    if (this.cells.length > 0) {
-      this.reach.fill(13);
-      return 52;
-    }
-    const { fans, open, depth, reach } = this;
-    open.fill(0);
-    for (let suit = 0; suit < 4; suit++) {
-      reach[suit] = this.found[suit]!;
-      for (let rank = 0; rank < reach[suit]!; rank++) open[suit * 13 + rank] = FREED;
-    }
-    for (let f = 0; f < fans.length; f++) {
-      const fan = fans[f]!;
-      depth[f] = fan.length - 1;
-      if (fan.length > 0) open[fan[fan.length - 1]!] = EXPOSED;
-    }
-    this.settle();
-    const count = reach[0]! + reach[1]! + reach[2]! + reach[3]!;
-    return this.merci && count < 52 ? this.boundWithMerci(count) : count;
+    if (this.boundKnown < 0) this.boundKnown = this.relaxation.bound(this.cells.length > 0, this.merci);
+    return this.boundKnown;
   }
 
   /**
-   * The relaxation's fixpoint from the marks as they stand. It is the same whatever the order
-   * fans are tried in, so they are tried in turn until a whole round of them frees nothing more.
-   * (Queueing only the fans whose top card's wait ended was measured slower: most positions
-   * settle in a round or two.)
+   * `bound` as last computed (with `reach`), while it still holds (-1: not known). A move home
+   * leaves it as it was: the card sent home was free to leave in the relaxation (it fitted its
+   * foundation), and the position after the move starts the relaxation from marks (that card
+   * gone, the one under it on top) that lie between the start and the fixpoint before it, so the
+   * fixpoint, the least set closed under its rules, is the same. Undoing a move home goes back
+   * the same way; every other move, played or undone, forgets it.
    */
-  private settle(): void {
-    const { fans, open, depth } = this;
-    const fanCount = fans.length;
-    for (let f = 0, quiet = 0; quiet < fanCount; f = f + 1 === fanCount ? 0 : f + 1) {
-      const fan = fans[f]!;
-      let i = depth[f]!;
-      // A top card the merci freed is already gone (see boundWithMerci).
-      if (i < 0 || (open[fan[i]!] !== FREED && !this.mayLeave(fan[i]!))) {
-        quiet++;
-        continue;
-      }
-      quiet = 1;
-      do {
-        this.free(fan[i]!);
-        // So is a buried one: the card under it comes up with it.
-        while (--i >= 0 && open[fan[i]!] === FREED);
-        if (i >= 0) open[fan[i]!] = EXPOSED;
-      } while (i >= 0 && this.mayLeave(fan[i]!));
-      depth[f] = i;
-    }
-  }
-
-  /** Marks `card` freed, extending its suit's freed run if it is the next card of it. */
-  private free(card: Card): void {
-    const { open, reach } = this;
-    open[card] = FREED;
-    const suit = suitOf(card);
-    if (rankOf(card) === reach[suit]) while (reach[suit]! < 13 && open[suit * 13 + reach[suit]!] === FREED) reach[suit]!++;
-  }
-
-  /**
-   * The bound when the merci may still be played: it takes one card that is not on top of its
-   * fan, home or onto any top card, and every other move obeys the relaxation, so every line
-   * stays within the fixpoint reached with that one card freed at once (the fixpoint only grows
-   * with what is freed). The bound is the best over the cards the fixpoint `count` came from
-   * left in place: a card still on top there may be covered by a builder and then drawn (the
-   * card under it comes up), and a buried one changes the fixpoint only if it extends its suit's
-   * run or a top card waits to build on it. Each is tried from a copy of that fixpoint;
-   * `reachOf` then holds each suit's best over them.
-   */
-  private boundWithMerci(count: number): number {
-    const { open, depth, reach } = this;
-    const saved = (this.saved ??= { open: new Uint8Array(52), depth: new Int16Array(depth.length), reach: new Uint8Array(4), best: new Uint8Array(4) });
-    saved.open.set(open);
-    saved.depth.set(depth);
-    saved.reach.set(reach);
-    const best = saved.best;
-    best.set(reach);
-    let most = count;
-    for (let card = 0; card < 52 && most < 52; card++) {
-      const mark = saved.open[card];
-      if (mark === FREED || (mark === 0 && !this.waitedOn(card, saved.open, saved.reach))) continue;
-      open.set(saved.open);
-      depth.set(saved.depth);
-      reach.set(saved.reach);
-      this.free(card);
-      this.settle();
-      most = Math.max(most, reach[0]! + reach[1]! + reach[2]! + reach[3]!);
-      for (let suit = 0; suit < 4; suit++) best[suit] = Math.max(best[suit]!, reach[suit]!);
-    }
-    reach.set(best);
-    return most;
-  }
-
-  /** Whether freeing `card` would extend its suit's run or let a top card build on it. */
-  private waitedOn(card: Card, open: Uint8Array, reach: Uint8Array): boolean {
-    const rank = rankOf(card);
-    if (rank === reach[suitOf(card)]) return true;
-    switch (this.build) {
-      case SAME_SUIT_DOWN:
-        return rank > 0 && open[card - 1] === EXPOSED;
-      case SAME_SUIT_UP_OR_DOWN:
-        return (rank > 0 && open[card - 1] === EXPOSED) || (rank < KING_RANK && open[card + 1] === EXPOSED);
-      default:
-        if (rank > 0) for (let builder = rank - 1; builder < 52; builder += 13) if (open[builder] === EXPOSED) return true;
-        return false;
-    }
-  }
+  private boundKnown = -1;
 
   /**
    * After `bound`: the highest foundation `suit` can reach in this deal from here. A suit's
@@ -346,43 +236,21 @@ export class DealState {
    * passes the run of freed cards that `bound` counts for it.
    */
   reachOf(suit: number): number {
-    return this.reach[suit]!;
+    return this.relaxation.reachOf(suit);
   }
 
-  /** Whether a card on top of its fan may leave it in `bound`'s relaxation. */
-  private mayLeave(card: Card): boolean {
-    const rank = rankOf(card);
-    if (rank === this.reach[suitOf(card)]) return true;
-    const king = rank === KING_RANK;
-    if (king && this.kingsInSpaces) return true;
-    const { open } = this;
-    switch (this.build) {
-      case SAME_SUIT_DOWN:
-        return !king && open[card + 1] !== 0;
-      case SAME_SUIT_UP_OR_DOWN:
-        return (!king && open[card + 1] !== 0) || (rank > 0 && open[card - 1] !== 0);
-      default:
-        if (!king) for (let suit = 0; suit < 4; suit++) if (open[suit * 13 + rank + 1] !== 0) return true;
-        return false;
-    }
+  /** Whether a line from here may pass through these foundation heights (see Relaxation.mayPass). */
+  mayPass(clubs: number, diamonds: number, hearts: number, spades: number): boolean {
+    return this.relaxation.mayPass(clubs, diamonds, hearts, spades, this.cells.length > 0, this.merci);
   }
 
-  /**
-   * Scratch of `bound`: per card whether it may be built on in the relaxation (EXPOSED: on top
-   * of what is left of its fan; FREED: gone from it), per fan the top index left, per suit the
-   * freed run from the Ace.
-   */
-  private readonly open = new Uint8Array(52);
-  private readonly depth: Int16Array;
-  private readonly reach = new Uint8Array(4);
-  /** `boundWithMerci`'s copy of the fixpoint without the merci, and its best reach per suit (made when first needed). */
-  private saved?: { open: Uint8Array; depth: Int16Array; reach: Uint8Array; best: Uint8Array };
+  private readonly relaxation: Relaxation;
 
-  /** Fan of each top card during `moves` (-1 otherwise). */
+  /** Fan of each top card during `pushMoves` (-1 otherwise). */
   private readonly topFan = new Int8Array(52).fill(-1);
 
   /** Pushes the builds of `card` (from fan or cell `source`) onto the fans whose top takes it. */
-  private pushBuilds(moves: number[], kind: number, source: number, card: Card, from: number | null): void {
+  private pushBuilds(moves: MoveStack, kind: number, source: number, card: Card, from: number | null): void {
     const rank = rankOf(card);
     switch (this.rules.build) {
       case 'same-suit-down':
@@ -402,7 +270,7 @@ export class DealState {
   }
 
   /** Pushes the build onto the fan whose top card is `top`, if there is one and it has room. */
-  private pushBuild(moves: number[], kind: number, source: number, top: Card, from: number | null): void {
+  private pushBuild(moves: MoveStack, kind: number, source: number, top: Card, from: number | null): void {
     const to = this.topFan[top]!;
     const limit = this.rules.maxFanSize;
     if (to >= 0 && to !== from && (limit === null || this.fans[to]!.length < limit)) moves.push(move(kind, source, to));
@@ -413,7 +281,9 @@ export class DealState {
     const a = aOf(m);
     const b = bOf(m);
     const { fans, cells, under } = this;
-    switch (kindOf(m)) {
+    const kind = kindOf(m);
+    if (kind !== FAN_HOME && kind !== CELL_HOME) this.boundKnown = -1;
+    switch (kind) {
       case FAN_HOME: {
         const card = fans[a]!.pop()!;
         this.put(card, HOME);
@@ -473,7 +343,9 @@ export class DealState {
     const a = aOf(m);
     const b = bOf(m);
     const { fans, cells } = this;
-    switch (kindOf(m)) {
+    const kind = kindOf(m);
+    if (kind !== FAN_HOME && kind !== CELL_HOME) this.boundKnown = -1;
+    switch (kind) {
       case FAN_HOME:
         this.found[suitOf(token)]!--;
         this.home--;
@@ -520,25 +392,5 @@ export class DealState {
         this.put(52, 1);
       }
     }
-  }
-}
-
-/** The engine's action for a solver move. */
-export function actionOf(m: number): Action {
-  const a = aOf(m);
-  const b = bOf(m);
-  switch (kindOf(m)) {
-    case FAN_HOME:
-      return { type: 'fan-to-foundation', from: a };
-    case FAN_FAN:
-      return { type: 'fan-to-fan', from: a, to: b };
-    case FAN_CELL:
-      return { type: 'fan-to-cell', from: a, cell: b };
-    case CELL_FAN:
-      return { type: 'cell-to-fan', cell: a, to: b };
-    case CELL_HOME:
-      return { type: 'cell-to-foundation', cell: a };
-    default:
-      return { type: 'merci', card: a, to: b === TO_HOME ? null : b };
   }
 }

@@ -14,7 +14,8 @@ import {
 } from '../../shared/index.js';
 import { Budget, seedDealer, solveClairvoyant, solveDeal, solvePar, type Dealer } from '../../solver/index.js';
 import { bestInDeal } from '../../solver/deal.js';
-import { actionOf, DealState } from '../../solver/state.js';
+import { actionOf } from '../../solver/move.js';
+import { DealState } from '../../solver/state.js';
 import { seededRandom } from '../../bench/measure.js';
 import { DEAD, DEAD_TREFOIL, WINNABLE, play, start, swap } from '../shared/helpers.js';
 import { referenceBest, smallPosition } from './reference.js';
