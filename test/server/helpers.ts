@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { expect, vi } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
 import { makeAction } from '../../shared/index.js';
 import { buildApp, type AppOptions } from '../../server/app.js';
 import type { Clock } from '../../server/clock.js';
@@ -8,6 +8,8 @@ import { races } from '../../server/db/schema.js';
 import type { Pending } from '../../server/ports.js';
 import type { AnalysisAnswer, ProgressView, RaceView, ServerMessageOf } from '../../contract/index.js';
 import { homeFirst } from '../support/mirror.js';
+import type { Client } from '../support/socket-client.js';
+import type { TestDatabase } from './pg.js';
 
 // The shared kit (test/support): the socket client, the mirror, the policies.
 export { Client } from '../support/socket-client.js';
@@ -86,6 +88,17 @@ export function dbState(app: FastifyInstance): unknown {
  * actions without a redeal, so the same for every attempt whatever its redeal stream (found by
  * trying secrets); its 2026-11-30 deal `homeFirst` loses after redeals.
  */
+/** What a file's tests open (servers, sockets, PostgreSQL databases), each list emptied and closed after every test. */
+export function closedAfterEach(): { servers: TestServer[]; clients: Client[]; databases: TestDatabase[] } {
+  const opened = { servers: [] as TestServer[], clients: [] as Client[], databases: [] as TestDatabase[] };
+  afterEach(async () => {
+    for (const client of opened.clients.splice(0)) client.close();
+    await Promise.all(opened.servers.splice(0).map((server) => server.app.close()));
+    await Promise.all(opened.databases.splice(0).map((database) => database.drop()));
+  });
+  return opened;
+}
+
 export const TEST_DAILY_SECRET = 'test-daily-secret-0763-for-the-server-suite';
 
 /** What most server suites start from: a server on a manual clock (from `start`), with Ana and Bob named. */

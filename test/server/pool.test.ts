@@ -5,20 +5,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { playerTag, type PoolStatus } from '../../contract/index.js';
 import type { AppOptions } from '../../server/app.js';
-import { api, Client, createPlayer, createRace, startServer, type TestPlayer, type TestServer } from './helpers.js';
-import { createTestDatabase, type TestDatabase } from './pg.js';
+import { api, Client, closedAfterEach, createPlayer, createRace, startServer, type TestPlayer, type TestServer } from './helpers.js';
+import { createTestDatabase } from './pg.js';
 
-const servers: TestServer[] = [];
-const clients: Client[] = [];
-const databases: TestDatabase[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  await Promise.all(servers.splice(0).map((server) => server.app.close()));
-  await Promise.all(databases.splice(0).map((database) => database.drop()));
-});
+const { servers, clients, databases } = closedAfterEach();
 
 async function server(options: Partial<AppOptions> = {}, rules: Partial<NonNullable<AppOptions['pool']>['rules']> = {}): Promise<TestServer> {
   const started = await startServer({ pool: { rules: { gatherMs: 300, ghostAfterMs: 600, ...rules }, lobbyWindowMs: 50 }, countdownMs: 200, ...options });

@@ -3,22 +3,15 @@
 // lost with an instance that dies), and an instance whose copy of a game is behind the stored log.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ProgressView } from '../../contract/index.js';
-import { api, Client, createPlayer, createRace, Mirror, play, startServer, type TestPlayer, type TestServer } from './helpers.js';
-import { createTestDatabase, type TestDatabase } from './pg.js';
+import { api, Client, closedAfterEach, createPlayer, createRace, Mirror, play, startServer, type TestPlayer, type TestServer } from './helpers.js';
+import { createTestDatabase } from './pg.js';
 
 /** Short beats, so a dead instance is noticed within a test's patience. */
 const PRESENCE = { heartbeatMs: 100, ttlMs: 400 };
 
-const servers: TestServer[] = [];
-const clients: Client[] = [];
-const databases: TestDatabase[] = [];
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  await Promise.all(servers.splice(0).map((server) => server.app.close()));
-  await Promise.all(databases.splice(0).map((database) => database.drop()));
-});
+const { servers, clients, databases } = closedAfterEach();
 
 /** Two instances sharing a fresh database and a Redis namespace of their own (the prefix, third). */
 async function twoInstances(): Promise<[TestServer, TestServer, string]> {
