@@ -148,7 +148,7 @@ describe.each(VIEWPORTS)('the pages around the board at $width×$height', ({ nam
 });
 
 describe('words that come after a page is drawn', () => {
-  it('leave the page as it is: a name being typed when they come stays typed', async () => {
+  it('leave the page as it is: a name being typed when they come stays typed, settings another tab saved meanwhile stay saved', async () => {
     const browser = await openBrowser({ width: 1280, height: 900 });
     try {
       const { page } = browser;
@@ -165,10 +165,17 @@ describe('words that come after a page is drawn', () => {
       const name = page.getByLabel('Your name');
       await name.fill('Ana');
       expect(held).toBeGreaterThan(0);
+      // Another tab changes a setting: this page's copy is older, and the words coming must not write it back.
+      const newer = await page.evaluate(() => {
+        const text = JSON.stringify({ ...JSON.parse(localStorage.getItem('lucie.settings')!), speed: 'off', autoPlayRanked: true });
+        localStorage.setItem('lucie.settings', text);
+        return text;
+      });
       release();
       await page.waitForLoadState('networkidle');
       await page.evaluate(() => new Promise(requestAnimationFrame));
       expect(await name.inputValue()).toBe('Ana');
+      expect(await page.evaluate(() => localStorage.getItem('lucie.settings'))).toBe(newer);
       await page.getByRole('button', { name: 'Save name' }).click();
       await page.getByTestId('my-name').waitFor();
     } finally {

@@ -98,7 +98,7 @@ async function rollOver(storage: SharedStorage, from: Instance, to: Instance, ra
     // Closing: it takes no more moves, and keeps its sockets open until the moves in flight are stored.
     await vi.waitFor(async () => expect((await from.api('GET', '/api/health')).status).toBe(503), { timeout: 5000, interval: 10 });
     late.flow(PAUSE_MS);
-    await vi.waitFor(() => expect(late.refusedClosing).toBe(refusedBefore + 1), { timeout: 5000, interval: 10 });
+    await vi.waitFor(() => expect({ refused: late.refusedClosing, ...late.state() }).toMatchObject({ refused: refusedBefore + 1 }), { timeout: 5000, interval: 10 });
     await blocker.query('rollback');
     expect(await exit).toEqual({ code: 0, signal: null });
   } finally {

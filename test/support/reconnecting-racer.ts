@@ -74,6 +74,11 @@ export class ReconnectingRacer {
     return this.mirror === undefined || this.mirror.position.status().over;
   }
 
+  /** What a failed wait says of this racer. */
+  state(): object {
+    return { at: this.instance?.name, over: this.over, index: this.mirror?.index, interrupted: this.interrupted, dropped: this.client ? dropped(this.client) : null, flowing: this.flowing !== undefined, refusals: this.refusals };
+  }
+
   /** Connects where the balancer says (a socket it had is closed) and watches `code`, its new race. */
   async connect(code: string): Promise<void> {
     this.client?.close();

@@ -2,6 +2,7 @@
  * The player's preferences, kept in this browser (localStorage) and applied to the page as
  * `data-theme` (light or dark) and `data-deck` on the root element, so the stylesheet does the rest.
  */
+import { untrack } from 'svelte';
 import { isLocale, locale, pickLocale, setLocale, type AnyLocale } from './i18n.svelte.js';
 
 const STORAGE_KEY = 'lucie.settings';
@@ -89,9 +90,13 @@ export function applySettings(): void {
     $effect(() => {
       paint();
       root.dataset.deck = settings.fourColour ? 'four' : 'two';
-      if (settings.locale !== locale()) void setLocale(settings.locale);
+      // The catalogue changes as a page's later words arrive: only a change of the setting switches language.
+      const wanted = settings.locale;
+      if (wanted !== untrack(locale)) void setLocale(wanted);
+      // Written only when a setting changes: another tab's (or a test's) newer settings are not overwritten by this page's.
+      const text = JSON.stringify(settings);
       try {
-        localStorage.setItem(STORAGE_KEY, JSON.stringify(settings));
+        localStorage.setItem(STORAGE_KEY, text);
       } catch {
         // Private modes may refuse storage: the settings then last for this visit.
       }
