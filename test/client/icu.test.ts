@@ -2,6 +2,7 @@
 import { parse } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
 import { formatMessage } from '../../client/src/lib/icu.js';
+import { listFormat, numberFormat, pluralRules } from '../../client/src/lib/intl.js';
 
 const write = (text: string, locale: string, values?: Record<string, string | number>): string => formatMessage(parse(text), locale, values);
 
@@ -34,5 +35,19 @@ describe('formatMessage', () => {
 
   it('refuses what the catalogues do not use rather than write it wrong', () => {
     expect(() => write('{d, date, short}', 'en', { d: 0 })).toThrow('unsupported ICU element 3');
+  });
+});
+
+describe('the formatters', () => {
+  it('are made once per locale and options, and each formats its own way', () => {
+    expect(numberFormat('fr')).toBe(numberFormat('fr'));
+    expect(numberFormat('fr')).not.toBe(numberFormat('en'));
+    expect(numberFormat('en', { style: 'percent' })).not.toBe(numberFormat('en'));
+    expect(numberFormat('en', { style: 'percent' }).format(0.5)).toBe('50%');
+    expect(numberFormat('en').format(0.5)).toBe('0.5');
+    expect(pluralRules('en', { type: 'ordinal' })).toBe(pluralRules('en', { type: 'ordinal' }));
+    expect(pluralRules('en', { type: 'ordinal' }).select(2)).toBe('two');
+    expect(pluralRules('en').select(2)).toBe('other');
+    expect(listFormat('es', { type: 'disjunction' }).format(['a', 'b'])).toBe('a o b');
   });
 });

@@ -1,6 +1,7 @@
 import { dayStart, RACE_CODE_IN_TEXT, type ClosedReason, type GameState, type PresenceView, type ProgressStatus, type RaceEvent } from './contract.js';
 import type { VariantId } from './engine.js';
 import { formatLocale, t } from './i18n.svelte.js';
+import { numberFormat } from './intl.js';
 
 /** Where a racer is, in words: `online`, `reconnecting (0:42 left)`, `gone`. */
 export function presenceText(presence: PresenceView, serverNow: number): string {
@@ -35,18 +36,18 @@ export function duration(ms: number, tenths = false): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
-  const decimal = new Intl.NumberFormat(formatLocale()).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  const decimal = numberFormat(formatLocale()).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
   const seconds = String(total % 60).padStart(2, '0') + (tenths ? `${decimal}${Math.floor((Math.max(0, ms) % 1000) / 100)}` : '');
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
 /** A rate 0-1 as a percentage with one decimal, the player's way: `6.0%`, `6,0 %`. */
 export const percent = (rate: number): string =>
-  new Intl.NumberFormat(formatLocale(), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rate);
+  numberFormat(formatLocale(), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rate);
 
 /** An average with one decimal, the player's way: `31.5`, `31,5`. */
 export const oneDecimal = (value: number): string =>
-  new Intl.NumberFormat(formatLocale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+  numberFormat(formatLocale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 
 /** A server message as a sentence: `you have played…` → `You have played…`. */
 export const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

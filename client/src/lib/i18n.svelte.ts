@@ -136,6 +136,8 @@ export async function setLocale(next: AnyLocale, languages: readonly string[] = 
   // The tests want every word at once: each page's, and what each draws later.
   const names = pages === 'every' ? Object.keys(WORDS[next] ?? {}).filter((part) => part !== 'shell') : pages;
   for (const page of names) asked.add(page);
+  // What those pages draw after their first paint is fetched now too, beside their first words (loadPageWords merges it).
+  if (pages !== 'every' && pages.length > 0) for (const part of [...pages.map((page) => page + LATER), 'later']) fetchModule(next, part).catch(() => undefined);
   const first = [...asked];
   let messages = await fetchParts(next, ['shell', ...first]);
   // A page asked for its words while these came: it gets them in the new language too.

@@ -1,4 +1,5 @@
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { numberFormat, pluralRules } from './intl.js';
 
 /** An ICU argument's value. */
 export type Value = string | number;
@@ -22,7 +23,7 @@ export function formatMessage(elements: readonly MessageFormatElement[], locale:
       case 2: {
         // {name, number}
         const value = values[element.value];
-        text += typeof value === 'number' ? new Intl.NumberFormat(locale).format(value) : (value ?? `{${element.value}}`);
+        text += typeof value === 'number' ? numberFormat(locale).format(value) : (value ?? `{${element.value}}`);
         break;
       }
       case 5: {
@@ -34,9 +35,9 @@ export function formatMessage(elements: readonly MessageFormatElement[], locale:
       case 6: {
         // {name, plural | selectordinal, ...}
         const value = Number(values[element.value]) - element.offset;
-        const category = new Intl.PluralRules(locale, { type: element.pluralType }).select(value);
+        const category = pluralRules(locale, { type: element.pluralType }).select(value);
         const option = element.options[`=${value + element.offset}`] ?? element.options[category] ?? element.options.other;
-        if (option) text += formatMessage(option.value, locale, values, new Intl.NumberFormat(locale).format(value));
+        if (option) text += formatMessage(option.value, locale, values, numberFormat(locale).format(value));
         break;
       }
       default:

@@ -14,14 +14,20 @@ export function later<T>(load: () => Promise<T>): Promise<T> {
 
 /**
  * A component whose code is its own chunk, fetched the first time it is drawn (or at once with
- * `start: 'now'`, for a part the page will most likely draw soon but not at its first paint):
- * used like the component itself, so a page's first load carries only what it draws first (the
- * budget: test/repo/bundle-size.test.ts). Nothing is drawn until the chunk and its words have come.
+ * `start: 'now'`, for a part the page will most likely draw soon but not at its first paint: made
+ * in the view's module script, it is fetched as soon as the page's own chunk runs, beside the
+ * page's words): used like the component itself, so a page's first load carries only what it
+ * draws first (the budget: test/repo/bundle-size.test.ts). Nothing is drawn until the chunk and
+ * the words asked for by the time it is drawn have come.
  */
 export function lazy<Props extends Record<string, any>>(load: () => Promise<{ default: Component<Props> }>, start: 'drawn' | 'now' = 'drawn'): Component<Props> {
+  let fetching: Promise<{ default: Component<Props> }> | undefined;
+  const fetchOnce = (): Promise<{ default: Component<Props> }> => (fetching ??= load());
+  // A chunk that did not come shows where it is drawn, not here.
+  if (start === 'now') fetchOnce().catch(() => undefined);
+  // Waited for when first drawn: by then the page has asked for the words it draws later.
   let loading: Promise<{ default: Component<Props> }> | undefined;
-  const once = (): Promise<{ default: Component<Props> }> => (loading ??= later(load));
-  if (start === 'now') void once();
+  const once = (): Promise<{ default: Component<Props> }> => (loading ??= later(fetchOnce));
   // A Svelte component is a function of its anchor and props: this one draws Lazy with the props as they are, getters and all.
   return ((anchor: never, props: Props) => Lazy(anchor, { load: once as never, props })) as unknown as Component<Props>;
 }

@@ -2,6 +2,7 @@ import { actionFor, cardAt, cardLabel, CARD_COUNT, makeAction, PROBLEM_PARAM_KIN
 import { cardSpoken } from './card-names.js';
 import { variantName } from './format.js';
 import { formatLocale, t, type Values } from './i18n.svelte.js';
+import { listFormat } from './intl.js';
 
 // The board's words: what a move does and why an attempt is refused, from the engine's problem
 // codes through the catalogue (`problem.*`). Where a card may go is the engine's geometry
@@ -56,7 +57,7 @@ export function stuckReason(position: Position, source: Source): string {
 
 /** The places a picked card may go, as one phrase: `fan 3 or its foundation`. */
 export const targetList = (targets: readonly Target[]): string =>
-  new Intl.ListFormat(formatLocale(), { type: 'disjunction' }).format(targets.map(targetName));
+  listFormat(formatLocale(), { type: 'disjunction' }).format(targets.map(targetName));
 
 /** A short sentence for screen readers and the move log: "8 of clubs to fan 5". */
 export function describeAction(position: Position, action: Action): string {
