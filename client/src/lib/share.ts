@@ -96,9 +96,9 @@ export const dealsAllowedIn = (variant: VariantId): number => VARIANTS[variant].
 /**
  * The line of an ended game from its summary and its record (which its player always gets),
  * with `link` (the replay's address) only once its seed is public; null for a game still played.
+ * `game`: how the line names it, when the summary alone cannot (a ghost race names its ghost).
  */
-export function sharedResultOf(summary: GameSummary, record: Pick<RecordJson, 'deals' | 'actions'>, link: string, par: number | null = null): SharedResult | null {
-  const game = sharedGameOf(summary);
+export function sharedResultOf(summary: GameSummary, record: Pick<RecordJson, 'deals' | 'actions'>, link: string, par: number | null = null, game = sharedGameOf(summary)): SharedResult | null {
   if (!game || summary.result.state === 'playing') return null;
   return {
     game,
