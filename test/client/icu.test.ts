@@ -38,6 +38,16 @@ describe('formatMessage', () => {
   });
 });
 
+describe('whole numbers below 1000', () => {
+  it('are written as the locale formatter would, in every language and region a player may have', () => {
+    for (const locale of ['en', 'en-GB', 'en-US', 'en-IN', 'es', 'es-ES', 'es-MX', 'es-419', 'fr', 'fr-FR', 'fr-CA', 'fr-CH', 'it', 'it-IT', 'it-CH']) {
+      const formatter = new Intl.NumberFormat(locale);
+      for (let n = 0; n < 1000; n++) expect(write('{n, number}', locale, { n }), locale).toBe(formatter.format(n));
+      expect(write('{n, number}', locale, { n: 1000 }), locale).toBe(formatter.format(1000));
+    }
+  });
+});
+
 describe('the formatters', () => {
   it('are made once per locale and options, and each formats its own way', () => {
     expect(numberFormat('fr')).toBe(numberFormat('fr'));
