@@ -20,7 +20,7 @@ export type Visit = (state: DealState, path: readonly number[]) => boolean | 'sk
  * was complete.
  */
 export function explore(state: DealState, prune: boolean, budget: Budget, visit: Visit, floor?: () => number): boolean {
-  const width = state.keyBytes.length;
+  const width = state.keyWords.length;
   if (seens[nesting]?.width !== width) seens[nesting] = new PositionSet(width);
   const seen = seens[nesting]!;
   const stack = (stacks[nesting] ??= new MoveStack());
@@ -44,7 +44,7 @@ const stacks: MoveStack[] = [];
 let nesting = 0;
 
 function search(state: DealState, prune: boolean, budget: Budget, visit: Visit, floor: (() => number) | undefined, seen: PositionSet, stack: MoveStack): boolean {
-  seen.add(state.hash, state.keyBytes);
+  seen.add(state.hash, state.keyWords);
   if (!budget.spend()) return false;
   const path: number[] = [];
   const tokens: number[] = [];
@@ -75,7 +75,7 @@ function search(state: DealState, prune: boolean, budget: Budget, visit: Visit, 
       nexts[depth] = index + 1;
       const move = stack.at(index);
       const token = state.apply(move);
-      if (seen.add(state.hash, state.keyBytes)) {
+      if (seen.add(state.hash, state.keyWords)) {
         path.push(move);
         tokens.push(token);
         fresh = true;

@@ -49,7 +49,9 @@ export class DealState {
    * from its bottom), so it is the transposition key, with cells as a set since they are
    * interchangeable.
    */
-  private readonly under = new Uint8Array(53);
+  private readonly under = new Uint8Array(56);
+  /** `under` (53 entries padded to 56 bytes, the padding always 0) as 32-bit words: the key, compared a word at a time. */
+  private readonly key = new Int32Array(this.under.buffer);
   /** A hash of `under`, kept up to date move by move. */
   hash = 0;
 
@@ -63,11 +65,12 @@ export class DealState {
   ) {
     this.home = found[0]! + found[1]! + found[2]! + found[3]!;
     this.relaxation = new Relaxation(rules, fans, found);
-    this.under.fill(HOME);
-    fans.forEach((fan, f) => fan.forEach((card, i) => (this.under[card] = i === 0 ? BOTTOM + f : fan[i - 1]!)));
-    for (const card of cells) if (card !== EMPTY) this.under[card] = IN_CELL;
-    this.under[52] = merci ? 1 : 0;
-    this.under.forEach((code, entry) => (this.hash ^= mark(entry, code)));
+    const { under } = this;
+    under.fill(HOME, 0, 52);
+    for (let f = 0; f < fans.length; f++) for (let i = 0; i < fans[f]!.length; i++) under[fans[f]![i]!] = i === 0 ? BOTTOM + f : fans[f]![i - 1]!;
+    for (const card of cells) if (card !== EMPTY) under[card] = IN_CELL;
+    under[52] = merci ? 1 : 0;
+    for (let entry = 0; entry <= 52; entry++) this.hash ^= mark(entry, under[entry]!);
   }
 
   /** The `under` code of a card put on fan `to` now. */
@@ -91,7 +94,7 @@ export class DealState {
   static redealt(rules: Rules, heights: Heights, layout: Layout, deal: number): DealState {
     return new DealState(
       rules,
-      layout.map((fan) => [...fan]),
+      layout.map((fan) => fan.slice()),
       Array<number>(rules.cells).fill(EMPTY),
       unpackHeights(heights),
       rules.merci && deal === rules.redeals,
@@ -103,8 +106,8 @@ export class DealState {
   }
 
   /** The exact transposition key (see `under`), live: it changes as moves are played. */
-  get keyBytes(): Uint8Array {
-    return this.under;
+  get keyWords(): Int32Array {
+    return this.key;
   }
 
   /** Sets what lies under `entry`, keeping the hash. */
