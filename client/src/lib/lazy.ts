@@ -21,13 +21,29 @@ export function later<T>(load: () => Promise<T>): Promise<T> {
  * the words asked for by the time it is drawn have come.
  */
 export function lazy<Props extends Record<string, any>>(load: () => Promise<{ default: Component<Props> }>, start: 'drawn' | 'now' = 'drawn'): Component<Props> {
-  let fetching: Promise<{ default: Component<Props> }> | undefined;
-  const fetchOnce = (): Promise<{ default: Component<Props> }> => (fetching ??= load());
-  // A chunk that did not come shows where it is drawn, not here.
+  const fetchOnce = untilFailed(load);
   if (start === 'now') fetchOnce().catch(() => undefined);
   // Waited for when first drawn: by then the page has asked for the words it draws later.
-  let loading: Promise<{ default: Component<Props> }> | undefined;
-  const once = (): Promise<{ default: Component<Props> }> => (loading ??= later(fetchOnce));
+  const once = untilFailed(() => later(fetchOnce));
   // A Svelte component is a function of its anchor and props: this one draws Lazy with the props as they are, getters and all.
   return ((anchor: never, props: Props) => Lazy(anchor, { load: once as never, props })) as unknown as Component<Props>;
+}
+
+/**
+ * `make`'s promise, made once and shared while it is pending or kept, made again after it failed:
+ * a lazy part lives as long as its page's module, so a chunk that did not come (a network blip)
+ * is asked for again the next time it is drawn rather than never.
+ */
+export function untilFailed<T>(make: () => Promise<T>): () => Promise<T> {
+  let current: Promise<T> | undefined;
+  return () => {
+    if (!current) {
+      const made = make();
+      current = made;
+      made.catch(() => {
+        if (current === made) current = undefined;
+      });
+    }
+    return current;
+  };
 }
