@@ -44,12 +44,12 @@ function fits(a: Waiter, b: Waiter, now: number, rules: PoolRules): boolean {
 const distance = (anchor: Waiter, other: Waiter): number =>
   anchor.rating === null || other.rating === null ? Number.MAX_SAFE_INTEGER : Math.abs(anchor.rating - other.rating);
 
-/** The groups to seat now (player ids, the anchor first), from `waiters` in order of arrival. */
-export function pairPool(waiters: readonly Waiter[], now: number, rules: PoolRules): number[][] {
+/** The groups to seat now (the waiters given, the anchor first), from `waiters` in order of arrival. */
+export function pairPool<W extends Waiter>(waiters: readonly W[], now: number, rules: PoolRules): W[][] {
   let left = [...waiters].sort((a, b) => a.joinedAt - b.joinedAt || a.playerId - b.playerId);
-  const groups: number[][] = [];
+  const groups: W[][] = [];
   while (left.length > 0) {
-    const [anchor, ...others] = left as [Waiter, ...Waiter[]];
+    const [anchor, ...others] = left as [W, ...W[]];
     const company = others
       .filter((other) => fits(anchor, other, now, rules))
       .sort((a, b) => distance(anchor, a) - distance(anchor, b) || a.joinedAt - b.joinedAt)
@@ -60,7 +60,7 @@ export function pairPool(waiters: readonly Waiter[], now: number, rules: PoolRul
       left = others;
       continue;
     }
-    groups.push(group.map((waiter) => waiter.playerId));
+    groups.push(group);
     left = others.filter((other) => !company.includes(other));
   }
   return groups;

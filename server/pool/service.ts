@@ -144,8 +144,7 @@ export class PoolService {
         this.transport.toPlayer(entry.playerId, { type: 'pool', pool: { ...NOT_IN_POOL, state: 'expired', variant } });
       }
     }
-    const waiting = await this.store.waiting(variant);
-    for (const group of pairPool(waiting, now, this.rules)) await this.form(variant, group.map((playerId) => waiting.find((entry) => entry.playerId === playerId)!), now);
+    for (const group of pairPool(await this.store.waiting(variant), now, this.rules)) await this.form(variant, group, now);
     await this.changed(variant, false);
   }
 
