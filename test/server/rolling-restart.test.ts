@@ -154,6 +154,22 @@ async function expectTimeLimit(storage: SharedStorage, code: string, racers: Rec
   await vi.waitFor(async () => expect((await storage.sql.query('select state from races where code = $1', [code])).rows[0].state).toBe('finished'), { timeout: 5000, interval: 50 });
 }
 
+/**
+ * `from`, which dealt race `code`, is stopped in its middle (rollOver): every move it acknowledged
+ * is stored, `to` takes the timers as `from` lets them go (not once its lease ran out), and the
+ * race's time limit fires there on time. What was measured, for the test's report.
+ */
+async function stopMidRace(storage: SharedStorage, from: Instance, to: Instance, code: string, racers: ReconnectingRacer[], turn: (to: Instance) => void) {
+  const rollover = await rollOver(storage, from, to, racers, turn);
+  const stored = await expectStored(storage, racers, from);
+  expect(stored).toBeGreaterThanOrEqual(racers.length * MOVES_EACH_SIDE);
+  await vi.waitFor(() => expect(leasesTaken(to)).toHaveLength(1), { timeout: 15_000, interval: 50 });
+  const leaseAfterMs = leasesTaken(to)[0]! - rollover.stoppedAt;
+  expect(leaseAfterMs).toBeLessThan(LEASE_HANDOVER_MS);
+  await expectTimeLimit(storage, code, racers);
+  return { ...rollover, stored, leaseAfterMs };
+}
+
 describe('a rolling restart of two instances', () => {
   it('loses no acknowledged move, brings every racer back on the other instance within seconds, and hands the timers over with each stop', async () => {
     const storage = await sharedStorage({ COUNTDOWN_MS: '300', HARD_CAP_SECONDS: String(CAP_SECONDS), GRACE_SECONDS: String(GRACE_SECONDS) });
@@ -168,31 +184,19 @@ describe('a rolling restart of two instances', () => {
     const players = await Promise.all(['Ana', 'Bob', 'Cy', 'Di'].map((name) => a.newPlayer(name)));
     const racers = players.map((player) => new ReconnectingRacer(player, () => serving));
 
-    // A stops in the middle of the first race, dealt by A with A's time limit.
-    const first = await race(a, racers);
-    const toB = await rollOver(storage, a, b, racers, turn);
-    const storedByA = await expectStored(storage, racers, a);
-    expect(storedByA).toBeGreaterThanOrEqual(racers.length * MOVES_EACH_SIDE);
-    // B took the timers as A let them go, not once A's lease ran out: the time limit A armed fires on B, on time.
-    await vi.waitFor(() => expect(leasesTaken(b)).toHaveLength(1), { timeout: 15_000, interval: 50 });
-    expect(leasesTaken(b)[0]! - toB.stoppedAt).toBeLessThan(LEASE_HANDOVER_MS);
-    await expectTimeLimit(storage, first, racers);
+    // A stops in the middle of the first race, dealt by A with A's time limit, which fires on B.
+    const toB = await stopMidRace(storage, a, b, await race(a, racers), racers, turn);
 
     // A comes back (the timers stay on B), a second race is dealt by B, and B stops in its middle.
     const [a2] = (await cluster.start(1)) as [Instance];
     const second = await race(b, racers);
     expect(leasesTaken(a2)).toEqual([]);
-    const toA = await rollOver(storage, b, a2, racers, turn);
-    const storedByB = await expectStored(storage, racers, b);
-    expect(storedByB).toBeGreaterThanOrEqual(racers.length * MOVES_EACH_SIDE);
-    await vi.waitFor(() => expect(leasesTaken(a2)).toHaveLength(1), { timeout: 15_000, interval: 50 });
-    expect(leasesTaken(a2)[0]! - toA.stoppedAt).toBeLessThan(LEASE_HANDOVER_MS);
-    await expectTimeLimit(storage, second, racers);
+    const toA = await stopMidRace(storage, b, a2, second, racers, turn);
 
     console.info(
-      `rolling restart: back on B ${toB.allBackMs} ms after A's SIGTERM (each ${toB.reconnectMs.join(', ')} ms from its close), ${storedByA} moves A acknowledged stored; ` +
-        `back on A ${toA.allBackMs} ms after B's SIGTERM (each ${toA.reconnectMs.join(', ')} ms), ${storedByB} moves B acknowledged stored; ` +
-        `timer lease taken ${leasesTaken(b)[0]! - toB.stoppedAt} and ${leasesTaken(a2)[0]! - toA.stoppedAt} ms after each SIGTERM`,
+      `rolling restart: back on B ${toB.allBackMs} ms after A's SIGTERM (each ${toB.reconnectMs.join(', ')} ms from its close), ${toB.stored} moves A acknowledged stored; ` +
+        `back on A ${toA.allBackMs} ms after B's SIGTERM (each ${toA.reconnectMs.join(', ')} ms), ${toA.stored} moves B acknowledged stored; ` +
+        `timer lease taken ${toB.leaseAfterMs} and ${toA.leaseAfterMs} ms after each SIGTERM`,
     );
     expect(cluster.errors()).toEqual([]);
     for (const racer of racers) racer.close();
