@@ -131,8 +131,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // First of the close: an upgrade arriving while the other plugins close would get fastify's 503
   // on a socket nobody then ends, and the server's close would wait for it forever. Without an
   // upgrade listener Node hands it to the router as a plain request: 503 and the connection closed.
+  // No move is taken from here on either: HTTP already answers 503, so a balancer has turned away,
+  // and a move taken while the timers are handed over would be answered by an instance on its way out.
   app.addHook('preClose', (done) => {
     app.server.removeAllListeners('upgrade');
+    if (app.hasDecorator('games')) app.games.close();
     done();
   });
   // Requests are read and answers written with each route's zod schemas (contract/http.ts).

@@ -83,9 +83,8 @@ export default fp<{ limits: SocketLimits }>(
         request.log.info({ err: error }, 'websocket error');
         socket.terminate();
       },
-      // Shutdown: stop taking moves first, then say goodbye to every socket.
+      // Shutdown: moves stopped at its start (app.ts); once they are stored, goodbye to every socket.
       preClose(done) {
-        app.games.closing = true;
         clearInterval(heartbeat);
         for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
         this.websocketServer.close(() => done());

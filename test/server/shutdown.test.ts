@@ -72,4 +72,16 @@ describe('closing the app', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 503/);
     socket.destroy();
   });
+
+  it('takes no move from the moment the close begins, before the timers are handed over', async () => {
+    const { app } = await startServer();
+    let takingMovesAtHandover: boolean | undefined;
+    const close = app.scheduler.close.bind(app.scheduler);
+    vi.spyOn(app.scheduler, 'close').mockImplementation(() => {
+      takingMovesAtHandover = !app.games.closing;
+      return close();
+    });
+    await app.close();
+    expect(takingMovesAtHandover).toBe(false);
+  });
 });
