@@ -1,5 +1,6 @@
 // A real server process for the chaos probes: spawned with tsx on a free loopback port, killed by
-// its own pid only, its database read through a separate read-only connection.
+// its own pid only (and gone by itself if the runner dies first, a timeout's kill included), its
+// database read through a separate read-only connection.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -23,7 +24,7 @@ const START_TIMEOUT_MS = 30_000;
 export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, COUNTDOWN_MS: '0', LOG_LEVEL: 'info', RATE_LIMITS: 'off', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LUCIE_PARENT_PID: String(process.pid), DATA_DIR: dataDir, COUNTDOWN_MS: '0', LOG_LEVEL: 'info', RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

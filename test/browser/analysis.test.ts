@@ -6,13 +6,12 @@ import { dealLayout, makeLayout } from '../../shared/index.js';
 import type { AnalysisAnswer, CreatePlayerAnswer, RaceAnswer } from '../../contract/index.js';
 import { Client } from '../support/socket-client.js';
 import { Mirror, playToEnd, randomMove } from '../support/mirror.js';
-import { axeViolations, buildClient, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+import { axeViolations, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let ana: Browser;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer({ COUNTDOWN_MS: '0' });
   ana = await openBrowser({ width: 1280, height: 1000 });
 });

@@ -8,12 +8,11 @@ import { applyAction, dealLayout, makeAction, Position, safeHomeAction, sourceOf
 import { unwrap } from '../support/mirror.js';
 import { BoardDriver } from './board-driver.js';
 import { layoutProblems, MIN_TARGET } from './layout-checks.js';
-import { axeViolations, buildClient, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
+import { axeViolations, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
 });
 

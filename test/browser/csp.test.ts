@@ -2,14 +2,13 @@
 // the browser (securitypolicyviolation events and console errors alike) while pages load, a race
 // is created and cards move with their animations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildClient, openBrowser, startServer, type Browser, type RunningServer } from './helpers.js';
+import { openBrowser, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let browser: Browser;
 const consoleViolations: string[] = [];
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
   browser = await openBrowser({ width: 1280, height: 900 });
   await browser.context.addInitScript(() => {

@@ -15,7 +15,7 @@ import { parseRecord, problemText, verifyRecord, type Card } from '../../shared/
 import { Client } from '../support/socket-client.js';
 import { Mirror, playToEnd } from '../support/mirror.js';
 import { BoardDriver } from './board-driver.js';
-import { buildClient, openBrowser, readFans, screenshot, shotsDir, startServer, type Browser, type RunningServer } from './helpers.js';
+import { openBrowser, readFans, screenshot, shotsDir, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let ana: Browser;
@@ -23,7 +23,6 @@ let ana: Browser;
 let bo: Browser;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
   [ana, bo] = await Promise.all([openBrowser({ width: 1280, height: 900 }), openBrowser({ width: 390, height: 844 }, { hasTouch: true })]);
 });

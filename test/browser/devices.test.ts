@@ -6,7 +6,7 @@
 // Served on `localhost`: WebAuthn refuses an IP address as the relying party.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, buildClient, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+import { axeViolations, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let base: string;
@@ -14,7 +14,6 @@ let a: Browser;
 let b: Browser;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
   base = server.base.replace('127.0.0.1', 'localhost');
   [a, b] = await Promise.all([openBrowser({ width: 1280, height: 900 }), openBrowser({ width: 390, height: 844 }, { hasTouch: true })]);

@@ -5,14 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameSummary, GhostStartAnswer, RaceReplayAnswer } from '../../contract/index.js';
 import { raceBots, type Bot } from '../support/bots.js';
-import { axeViolations, buildClient, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+import { axeViolations, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let bo: Browser;
 let bots: Bot[] = [];
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer({ RATE_LIMITS: 'off' });
   bo = await openBrowser({ width: 1280, height: 900 });
 });

@@ -1,6 +1,6 @@
 // Browser-test plumbing: the built client served by a real server process, Debian's Chromium
 // through playwright-core, and a reader that turns the board's DOM back into engine cards.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { cardName, DECK, type Card } from '../../shared/index.js';
 import { DB_FILE } from '../../server/db/index.js';
+import { TEST_CLIENT_DIR } from './client-build.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let shots: string | undefined;
@@ -18,19 +19,6 @@ export function shotsDir(): string {
   shots ??= process.env.LUCIE_SHOTS ?? mkdtempSync(join(tmpdir(), 'lucie-shots-'));
   mkdirSync(shots, { recursive: true });
   return shots;
-}
-
-/** The browser tests' own build of the client: never the dist/client that `npm start` serves. */
-export const TEST_CLIENT_DIR = join(ROOT, 'dist', 'test-client');
-
-export function buildClient(): void {
-  const vite = join(ROOT, 'node_modules', '.bin', 'vite');
-  execFileSync(vite, ['build', '--logLevel', 'warn', '--outDir', TEST_CLIENT_DIR, '--emptyOutDir'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    // The build that ships: under Vitest's NODE_ENV=test, Vite would compile Svelte's development build.
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
 }
 
 export async function freePort(): Promise<number> {
@@ -68,7 +56,7 @@ export async function startServer(env: Readonly<Record<string, string>> = {}, po
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
     cwd: ROOT,
     // Every browser of a test shares 127.0.0.1: the per-address limits (tested in test/server) would refuse scripted players.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: TEST_CLIENT_DIR, LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LUCIE_PARENT_PID: String(process.pid), DATA_DIR: dataDir, CLIENT_DIR: TEST_CLIENT_DIR, LOG_LEVEL: 'warn', RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

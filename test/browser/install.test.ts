@@ -3,13 +3,12 @@
 // icons with the headers that make this work: the worker revalidated on every visit (so a deploy
 // is seen at once), in the site's root scope, under the same Content-Security-Policy as the page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildClient, openBrowser, startServer, type Browser, type RunningServer } from './helpers.js';
+import { openBrowser, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
   browser = await openBrowser({ width: 390, height: 844 });
 });

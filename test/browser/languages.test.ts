@@ -19,7 +19,7 @@ import { WebSocket } from 'ws';
 import type { CreatePlayerAnswer, DailyStartAnswer, GameSummary, GhostStartAnswer, LinkAnswer, RaceAnswer, SeriesAnswer } from '../../contract/index.js';
 import { dealLayout, makeRecord, recordOf } from '../../shared/index.js';
 import { readCatalogue } from '../../vite-messages.js';
-import { buildClient, launchBrowser, screenshot, shotsDir, startServer, type RunningServer } from './helpers.js';
+import { launchBrowser, screenshot, shotsDir, startServer, type RunningServer } from './helpers.js';
 
 const catalogue = (locale: string): Record<string, string> => readCatalogue(locale);
 /** Short, so the abandonment comes within the test; long enough for a loaded machine to see the loss first. */
@@ -71,7 +71,6 @@ async function runningRace(racers: readonly CreatePlayerAnswer[]): Promise<{ cod
 }
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer({ GRACE_SECONDS: String(GRACE_SECONDS), COUNTDOWN_MS: '300', ADMIN_TOKEN });
   chromium = await launchBrowser();
   ana = await server.post<CreatePlayerAnswer>('/api/players', { name: 'Ana' });
@@ -191,9 +190,12 @@ describe('the pseudo-locale', () => {
       await page.goto(`${server.base}/`);
       const months = await page.evaluate(() => {
         const names: string[] = [];
+        // Every month, and every day of the week (the first seven days of a month are each weekday once).
         for (let month = 0; month < 12; month++) {
-          const day = new Date(Date.UTC(2026, month, 1 + month));
-          for (const style of ['long', 'short'] as const) names.push(day.toLocaleDateString('en', { month: style }), day.toLocaleDateString('en', { weekday: style }));
+          for (const style of ['long', 'short'] as const) names.push(new Date(Date.UTC(2026, month, 15)).toLocaleDateString('en', { month: style }));
+        }
+        for (let date = 1; date <= 7; date++) {
+          for (const style of ['long', 'short'] as const) names.push(new Date(Date.UTC(2026, 0, date)).toLocaleDateString('en', { weekday: style }));
         }
         return names.flatMap((name) => name.split(/\W+/));
       });

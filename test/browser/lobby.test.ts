@@ -6,14 +6,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/socket-client.js';
-import { axeViolations, buildClient, openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
+import { axeViolations, openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let eve: Browser;
 let strangers: Browser[] = [];
 
 beforeAll(async () => {
-  buildClient();
   // Offered a ghost race after 2 s alone in the pool rather than 30 (the journey below).
   server = await startServer({ POOL_GHOST_AFTER_MS: '2000' });
   [eve, ...strangers] = await Promise.all([

@@ -10,14 +10,13 @@ import type { CreatePlayerAnswer, DailyStartAnswer } from '../../contract/index.
 import { dealLayout } from '../../shared/index.js';
 import { layoutOf, Mirror, playToEnd } from '../support/mirror.js';
 import { Client } from '../support/socket-client.js';
-import { buildClient, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
+import { openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
   browser = await openBrowser({ width: 390, height: 844 }, { hasTouch: true });
   page = browser.page;

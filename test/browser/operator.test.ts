@@ -1,7 +1,7 @@
 // The operator page: asks for ADMIN_TOKEN (kept in sessionStorage, never in the URL), lists the
 // open reports, and bans from there; the ban shows in the banned list and the action log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, buildClient, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+import { axeViolations, openBrowser, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
 
 const ADMIN_TOKEN = 'browser-suite-operator-token';
 
@@ -9,7 +9,6 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer({ ADMIN_TOKEN });
   browser = await openBrowser({ width: 1280, height: 900 });
 });

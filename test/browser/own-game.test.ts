@@ -6,14 +6,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyAction, dealLayout, makeAction, Position, safeHomeAction } from '../../shared/index.js';
 import { unwrap } from '../support/mirror.js';
-import { buildClient, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
+import { openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let ana: Browser;
 let bo: Browser;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
   [ana, bo] = await Promise.all([openBrowser({ width: 1280, height: 900 }), openBrowser({ width: 390, height: 844 }, { hasTouch: true })]);
 });

@@ -9,14 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { CreatePlayerAnswer, RaceAnswer } from '../../contract/index.js';
 import { BoardDriver } from './board-driver.js';
-import { axeViolations, buildClient, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
+import { axeViolations, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 import { layoutProblems, watchSlots } from './layout-checks.js';
 
 let server: RunningServer;
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
 });
 

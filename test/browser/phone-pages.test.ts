@@ -13,7 +13,7 @@ import type { CreatePlayerAnswer, DailyStartAnswer, GhostStartAnswer, RaceAnswer
 import type { RouteName } from '../../client/src/lib/routes.js';
 import { Client } from '../support/socket-client.js';
 import { BAR_LINE, BAR_MORE } from '../../client/src/lib/board/layout.js';
-import { buildClient, screenshot, startServer, type RunningServer } from './helpers.js';
+import { screenshot, startServer, type RunningServer } from './helpers.js';
 import { MIN_TARGET, textProblems } from './layout-checks.js';
 
 let server: RunningServer;
@@ -26,7 +26,6 @@ let bobGameId = 0;
 let ghostId = 0;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer({ COUNTDOWN_MS: '0' });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
 

@@ -6,14 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SEATS } from '../../contract/index.js';
 import { Client } from '../support/socket-client.js';
 import type { RaceAnswer } from '../../contract/index.js';
-import { axeViolations, buildClient, openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
+import { axeViolations, openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let phone: Browser;
 const others: Client[] = [];
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
   phone = await openBrowser({ width: 390, height: 844 }, { hasTouch: true });
 });

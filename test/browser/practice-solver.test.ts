@@ -7,7 +7,7 @@ import { setLocale } from '../../client/src/lib/i18n.svelte.js';
 import { describeAction } from '../../client/src/lib/moves.js';
 import { dealLayout, Position, problemText } from '../../shared/index.js';
 import { seedDealer, solveDeal, solvePar } from '../../solver/index.js';
-import { buildClient, openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
+import { openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -15,7 +15,6 @@ let page: Page;
 
 beforeAll(async () => {
   await setLocale('en', [], 'every'); // the page's language, for the move described here
-  buildClient();
   server = await startServer();
   browser = await openBrowser({ width: 1280, height: 900 });
   page = browser.page;

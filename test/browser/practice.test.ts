@@ -6,14 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeKey, sourcePlace } from '../../client/src/lib/board/places.js';
 import { dealLayout, Position, redealLayout, sourceOf, type Layout, problemText } from '../../shared/index.js';
 import { BoardDriver } from './board-driver.js';
-import { buildClient, openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
+import { openBrowser, readFans, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
   browser = await openBrowser({ width: 390, height: 844 }, { hasTouch: true });
   page = browser.page;

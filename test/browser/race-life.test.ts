@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RaceAnswer } from '../../contract/index.js';
 import { BoardDriver } from './board-driver.js';
-import { buildClient, openBrowser, readFans, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+import { openBrowser, readFans, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
 
 /** Long enough for a loaded machine to show the countdown, short enough to wait for. */
 const GRACE_SECONDS = 6;
@@ -23,7 +23,6 @@ let cy: Browser;
 let dee: Browser;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer({ GRACE_SECONDS: String(GRACE_SECONDS), COUNTDOWN_MS: '500' });
   const size = { width: 1100, height: 800 };
   [ana, bo, cy, dee] = await Promise.all([openBrowser(size), openBrowser(size), openBrowser(size), openBrowser(size)]);

@@ -8,7 +8,7 @@ import { setLocale } from '../../client/src/lib/i18n.svelte.js';
 import type { RaceAnswer } from '../../contract/index.js';
 import { destinations } from '../../shared/index.js';
 import { BoardDriver } from './board-driver.js';
-import { buildClient, openBrowser, readFans, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+import { openBrowser, readFans, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let ana: Browser;
@@ -22,7 +22,6 @@ let anaOffline = false;
 beforeAll(async () => {
   // The reasons expected below are written by the client's own code, in English as the pages are.
   await setLocale('en', ['en-GB'], 'every');
-  buildClient();
   server = await startServer();
   [ana, bo, eve] = await Promise.all([
     openBrowser({ width: 1280, height: 900 }),

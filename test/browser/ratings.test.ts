@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlayerView, RaceView } from '../../contract/index.js';
 import { Client } from '../support/socket-client.js';
 import { Mirror, play } from '../support/mirror.js';
-import { axeViolations, buildClient, openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
+import { axeViolations, openBrowser, screenshot, startServer, useSettings, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let desktop: Browser;
@@ -31,7 +31,6 @@ async function ratedRace(racers: readonly [Racer, Racer], moves: readonly [numbe
 }
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer({ COUNTDOWN_MS: '0' });
   const player = async (name: string): Promise<Racer> => {
     const { player, token } = await server.post<{ player: PlayerView; token: string }>('/api/players', { name });

@@ -7,7 +7,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../shared/index.js';
 import { BoardDriver } from './board-driver.js';
-import { buildClient, openBrowser, readFans, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
+import { openBrowser, readFans, screenshot, startServer, type Browser, type RunningServer } from './helpers.js';
 
 let server: RunningServer;
 let ana: Browser;
@@ -16,7 +16,6 @@ let anaElsewhere: Browser;
 let bo: Browser;
 
 beforeAll(async () => {
-  buildClient();
   server = await startServer();
   [ana, anaElsewhere, bo] = await Promise.all([
     openBrowser({ width: 1280, height: 900 }),

@@ -403,6 +403,7 @@ describe('timers on two instances', () => {
     const announced = apps.map((app) => vi.spyOn(app.transport, 'toRace'));
     const unseats = apps.map((app) => vi.spyOn(app.storage.races, 'unseat'));
     const ends = apps.map((app) => vi.spyOn(app.storage.games, 'endGame'));
+    const seatReads = apps.map((app) => vi.spyOn(app.storage.races, 'entry'));
     // A lobby whose creator stays and whose Bob has no socket (his grace period runs on both), and Fay, who will leave.
     const [ana, bob, fay, cleo, dan] = await Promise.all(['Ana', 'Bob', 'Fay', 'Cleo', 'Dan'].map((name) => createPlayer(b.app, name)));
     const sockets = await Promise.all([ana!, cleo!, dan!].map((player) => Client.connect(b.wsBase, player)));
@@ -416,13 +417,16 @@ describe('timers on two instances', () => {
     await settle(clock, async () => expect(await raceState(b.app, code)).toBe('running'));
     sockets[2]!.close();
     await vi.waitFor(async () => expect((await api(a.app, 'GET', `/api/races/${code}`)).body.race.racers[1].presence.state).toBe('reconnecting'), { timeout: 10_000, interval: 20 });
-    // Only the owner heard it as a timer matter; the stale one arms Dan's grace period from the store too.
-    await b.app.scheduler.rescan();
+    // Only the owner heard it as a timer matter; the stale one arms Dan's grace period from the store
+    // too. And the owner arms Bob's from the store: the stale one, sure it runs the timers, armed it
+    // at his join and told nobody (before, the owner held it only if its own rescan had come since).
+    for (const app of apps) await app.scheduler.rescan();
 
     // The second answers as if she had left, or finds her seat freed already (not-seated).
     const left = await Promise.all(apps.map((app) => api(app, 'POST', `/api/races/${lobby.code}/leave`, fay)));
     expect(left.map((answer) => (answer.status === 200 ? 200 : answer.body.code)).sort()).toContain(200);
     expect(left.filter((answer) => answer.status !== 200 && answer.body.code !== 'not-seated')).toEqual([]);
+    const readsBefore = seatReads.map((spy) => spy.mock.calls.length);
     clock.advance(GRACE_MS);
     await settle(clock, async () => {
       const view = (await api(b.app, 'GET', `/api/races/${lobby.code}`)).body.race;
@@ -431,8 +435,13 @@ describe('timers on two instances', () => {
     await settle(clock, async () => expect((await api(b.app, 'GET', `/api/races/${code}`)).body.race.progress[1].status).toBe('abandoned'));
     const outcomes = async (spies: { mock: { results: { value: unknown }[] } }[]) =>
       (await Promise.all(spies.flatMap((spy) => spy.mock.results.map((result) => result.value)))).filter((value) => value !== undefined && value !== false).length;
-    // The stale owner tries too, maybe after the view already shows the seat freed: waited for, then both outcomes counted.
-    await vi.waitFor(() => expect(unseats.flatMap((spy) => spy.mock.calls).length).toBeGreaterThan(2), { timeout: 10_000, interval: 10 });
+    // Both instances judge Bob's grace period, the stale owner maybe after the view shows his seat
+    // freed: each reads his seat once, and one that still finds it tries to free it. Waited for, then counted.
+    const bobsSeatReads = (i: number) => seatReads[i]!.mock.calls.slice(readsBefore[i]).flatMap(([, playerId], at) => (playerId === bob!.id ? [seatReads[i]!.mock.results[readsBefore[i]! + at]!.value] : []));
+    await vi.waitFor(() => expect(apps.map((_, i) => bobsSeatReads(i).length)).toEqual([1, 1]), { timeout: 10_000, interval: 10 });
+    const foundSeated = await Promise.all(apps.map(async (_, i) => (await bobsSeatReads(i)[0]) !== undefined));
+    const bobsUnseats = () => unseats.map((spy) => spy.mock.calls.filter(([, playerId]) => playerId === bob!.id).length);
+    await vi.waitFor(() => expect(bobsUnseats()).toEqual(foundSeated.map(Number)), { timeout: 10_000, interval: 10 });
     expect(await outcomes(unseats)).toBe(2);
     expect(await outcomes(ends)).toBe(1);
     // Told after the stored end (which the view shows first); a second one would come with it.
