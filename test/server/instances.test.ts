@@ -292,7 +292,7 @@ describe('a rated race whose instance dies between its standings and its ratings
     await blocker.query('lock table rated_races in access exclusive mode');
     for (const [i, socket] of sockets.entries()) socket.send({ type: 'resign', gameId: mirrors[i]!.gameId });
     await vi.waitFor(async () => expect((await sql.query('select state from races where code = $1', [race.code])).rows[0].state).toBe('finished'), { timeout: 10_000, interval: 20 });
-    const waiting = "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'insert into \"rated_races\"%'";
+    const waiting = "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike 'insert into \"rated_races\"%'";
     await vi.waitFor(async () => expect((await sql.query(waiting)).rows[0].n).toBe(1), { timeout: 10_000, interval: 20 });
 
     expect((await victim.kill('SIGKILL')).signal).toBe('SIGKILL');

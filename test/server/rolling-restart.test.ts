@@ -63,7 +63,7 @@ interface Rollover {
 }
 
 /** Moves whose insert waits on a lock now. */
-const WAITING_MOVES = "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like 'with logged as (insert into game_actions%'";
+const WAITING_MOVES = "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like 'with logged as (insert into game_actions%'";
 
 /**
  * With every racer moving on `from`, the balancer turns to `to` and `from` gets SIGTERM: it must
