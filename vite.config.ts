@@ -1,5 +1,6 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vite';
+import { pagePreloads } from './scripts/page-preload-plugin.js';
 import { serviceWorker } from './scripts/service-worker-plugin.js';
 import { messages } from './vite-messages.js';
 
@@ -7,7 +8,8 @@ const server = `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? 
 
 export default defineConfig({
   root: 'client',
-  plugins: [svelte(), messages(), serviceWorker()],
+  // The pages' copies of index.html come before the service worker, which precaches them too.
+  plugins: [svelte(), messages(), pagePreloads(), serviceWorker()],
   build: { outDir: '../dist/client', emptyOutDir: true },
   server: { proxy: { '/api': server, '/ws': { target: server, ws: true } } },
 });

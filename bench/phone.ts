@@ -9,7 +9,13 @@
 // performance.now() (milliseconds since the navigation started) on each animation frame.
 // A/B: PHONE_BASELINE=DIR (another build of the client, e.g. the previous commit's) is served by a
 // second server and measured in the same rounds, interleaved, and the ratios printed against it.
+// The floor, in the same rounds: a static page of one document and one small module that draws
+// the 52 cards and nothing else, the module cached for good (so a repeat visit asks the network
+// for the document alone, as Lucie's worker does): what this browser, on this machine and
+// profile, takes for any page at all.
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser, ROOT, startServer } from '../test/browser/helpers.js';
@@ -23,6 +29,24 @@ async function throttle(context: BrowserContext, page: Page): Promise<void> {
   await session.send('Network.enable');
   await session.send('Emulation.setCPUThrottlingRate', { rate: PROFILE.cpu });
   await session.send('Network.emulateNetworkConditions', { offline: false, latency: PROFILE.latency, downloadThroughput: PROFILE.down, uploadThroughput: PROFILE.up });
+}
+
+/** Serves the floor's page at every path but its module's, and the module cached for good. */
+async function startFloor(): Promise<{ base: string; stop(): Promise<void> }> {
+  const module = `const board = document.createElement('section');
+board.setAttribute('aria-label', 'Practice board');
+const fans = board.appendChild(document.createElement('ol'));
+fans.className = 'fans';
+for (let i = 0; i < 52; i++) fans.appendChild(document.createElement('li')).className = 'card';
+document.body.append(board);`;
+  const page = '<!doctype html><html><head><meta charset="utf-8"><script type="module" src="/floor-1.js"></script></head><body></body></html>';
+  const server = createServer((request, response) => {
+    const script = request.url === '/floor-1.js';
+    response.writeHead(200, { 'content-type': script ? 'text/javascript' : 'text/html', 'cache-control': script ? 'public, max-age=31536000, immutable' : 'no-cache' });
+    response.end(script ? module : page);
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stop: () => new Promise((closed) => server.close(() => closed())) };
 }
 
 interface Visit {
@@ -79,20 +103,25 @@ export async function benchPhone(): Promise<void> {
   const server = await startServer({ CLIENT_DIR: join(ROOT, 'dist', 'client') });
   const baselineDir = process.env.PHONE_BASELINE;
   const baseline = baselineDir ? await startServer({ CLIENT_DIR: baselineDir }) : undefined;
+  const floor = await startFloor();
   try {
     const withWorker: { cold: Visit; repeat: Visit }[] = [];
     const withoutWorker: { cold: Visit; repeat: Visit }[] = [];
     const baselineRounds: { cold: Visit; repeat: Visit }[] = [];
+    const floorRounds: { cold: Visit; repeat: Visit }[] = [];
     for (let i = 0; i < rounds; i++) {
       withWorker.push(await round(server.base, true));
       if (baseline) baselineRounds.push(await round(baseline.base, true));
       withoutWorker.push(await round(server.base, false));
+      floorRounds.push(await round(floor.base, false));
     }
     const median = (visits: Visit[]): number => percentile(visits.map((v) => v.playable), 0.5);
     console.log(`phone: practice board on ${PROFILE.cpu}x CPU, ${PROFILE.latency} ms, ${(PROFILE.down * 8) / 1e6} Mbit/s; median of ${rounds} rounds (targets: cold 1200 ms, repeat 500 ms)`);
     console.log(line('cold first visit', withWorker.map((r) => r.cold)));
     console.log(line('repeat visit, service worker', withWorker.map((r) => r.repeat)));
     console.log(line('repeat visit, HTTP cache only', withoutWorker.map((r) => r.repeat)));
+    console.log(line('floor: a static page, cold', floorRounds.map((r) => r.cold)));
+    console.log(line('floor: a static page, repeat', floorRounds.map((r) => r.repeat)));
     if (baseline) {
       console.log(line('baseline: cold first visit', baselineRounds.map((r) => r.cold)));
       console.log(line('baseline: repeat, service worker', baselineRounds.map((r) => r.repeat)));
@@ -101,8 +130,13 @@ export async function benchPhone(): Promise<void> {
       );
     }
     const ratio = median(withWorker.map((r) => r.repeat)) / median(withoutWorker.map((r) => r.repeat));
-    console.log(`phone: cold ${format(median(withWorker.map((r) => r.cold)), 0)} ms, repeat ${format(median(withWorker.map((r) => r.repeat)), 0)} ms (${format(ratio)}x the HTTP cache alone)`);
+    const cold = median(withWorker.map((r) => r.cold));
+    const repeat = median(withWorker.map((r) => r.repeat));
+    console.log(
+      `phone: cold ${format(cold, 0)} ms (${format(cold / median(floorRounds.map((r) => r.cold)))}x the floor), repeat ${format(repeat, 0)} ms (${format(repeat / median(floorRounds.map((r) => r.repeat)))}x the floor, ${format(ratio)}x the HTTP cache alone)`,
+    );
   } finally {
+    await floor.stop();
     await baseline?.stop();
     await server.stop();
   }

@@ -1,5 +1,5 @@
-// The web client's pages, as path patterns: the one list the client's router and the server
-// share. The server answers a GET of any of them with the app (200); any other path outside
+// The web client's pages, as path patterns, named as the client's routes are (client/src/lib/routes.ts):
+// the one list the client's router and the server share. The server answers a GET of any of them with the app (200); any other path outside
 // /api and /ws gets the app too, whose page then says "Not found", but with status 404.
 // A pattern checks a path's shape only (a race code that does not exist is the page's to say).
 
@@ -15,7 +15,7 @@ export const PAGE_PATHS = {
   player: /^\/player\/[1-9]\d{0,14}\/?$/,
   history: /^\/history\/?$/,
   practice: /^\/practice\/?$/,
-  replay: /^\/replay\/?$/,
+  openRecord: /^\/replay\/?$/,
   /** `/ratings` is the strict board; `/ratings/VARIANT` any variant's. */
   ratings: /^\/ratings(?:\/[a-z-]{1,40})?\/?$/,
   rules: /^\/rules\/?$/,

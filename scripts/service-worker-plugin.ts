@@ -9,8 +9,12 @@ import { build } from 'esbuild';
 import type { Plugin, ResolvedConfig } from 'vite';
 
 const SOURCE = fileURLToPath(new URL('../client/sw/sw.ts', import.meta.url));
-/** Built files the worker leaves alone: Vite's manifest and source maps are for tools, not pages. */
-const NOT_PRECACHED = /(^|\/)\.vite\/|\.map$/;
+/**
+ * Built files the worker leaves alone: Vite's manifest and source maps are for tools, not pages;
+ * the pages' copies of index.html (page-preload-plugin.ts) only speed a load from the network,
+ * and offline index.html serves every page.
+ */
+const NOT_PRECACHED = /(^|\/)\.vite\/|\.map$|^pages\//;
 
 /** Every file under `dir`, as paths from it with forward slashes. */
 function filesUnder(dir: string): string[] {

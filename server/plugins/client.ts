@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
-import { pageOf } from '../../contract/index.js';
+import { PAGE_PATHS, pageOf, type PageName } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
 
 /** Vite names what it builds after its content (`index-BneJyTNs.js`): such a file never changes. */
@@ -14,7 +14,9 @@ const REVALIDATE = 'no-cache';
 /**
  * Serves the built client (dist/client) when there is one, with the single-page fallback: any
  * GET outside /api and /ws that is not a file answers index.html, so /race/CODE links work,
- * with 200 for the client's pages (contract/pages.ts) and 404 for any other path.
+ * with 200 for the client's pages (contract/pages.ts) and 404 for any other path. A page gets its
+ * own copy of index.html when the build wrote one (scripts/page-preload-plugin.ts: it names the
+ * page's code too, so the browser fetches it beside the shell's).
  * Hashed assets go out as the build precompressed them (brotli or gzip, by Accept-Encoding),
  * cached for good; everything else is revalidated.
  */
@@ -34,12 +36,16 @@ export default fp<{ clientDir: string | null }>(
         },
       });
     } else app.log.info({ clientDir }, 'no built client: serving the API only');
+    const copies = new Set((Object.keys(PAGE_PATHS) as PageName[]).filter((name) => clientDir !== null && existsSync(join(clientDir, 'pages', `${name}.html`))));
 
     app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split('?')[0]!;
       const api = path === '/api' || path.startsWith('/api/') || path === '/ws';
       // A path that is no page gets the app all the same (its page says "Not found"), with a 404.
-      if (hasClient && !api && (request.method === 'GET' || request.method === 'HEAD')) return reply.code(pageOf(path) ? 200 : 404).sendFile('index.html');
+      if (hasClient && !api && (request.method === 'GET' || request.method === 'HEAD')) {
+        const page = pageOf(path);
+        return reply.code(page ? 200 : 404).sendFile(page && copies.has(page) ? `pages/${page}.html` : 'index.html');
+      }
       const allowed = app.routeTable.methodsAt(path);
       if (allowed.length === 0) throw new Refusal('not-found', `no route ${request.method} ${path}`, { params: { method: request.method, path } });
       reply.header('allow', allowed.join(', '));

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { pageOf } from '../../contract/index.js';
 import { setLocale } from '../../client/src/lib/i18n.svelte.js';
 import { href, matchRoute, practiceHref, ROUTES } from '../../client/src/lib/routes.js';
 
@@ -40,5 +41,11 @@ describe('the route table', () => {
       const link = (href as (name: string, params: object) => string)(name, samples);
       expect(matchRoute(link)?.name, link).toBe(name);
     }
+  });
+
+  it("names each page as the server does (contract/pages.ts), which answers it with the build's copy of index.html of that name", () => {
+    const params = { code: 'ABCDEF', day: '2026-12-01', id: 12, variant: 'merci' };
+    const names = Object.keys(ROUTES) as (keyof typeof ROUTES)[];
+    for (const name of names) expect([name, pageOf((href as (name: string, params: object) => string)(name, params))]).toEqual([name, name]);
   });
 });

@@ -107,8 +107,28 @@ describe('the client bundle', () => {
   });
 });
 
+describe("the pages' copies of index.html", () => {
+  it('name, for each page, its code and what it fetches at once, beside what index.html names', () => {
+    const index = readFileSync(join(dir, 'index.html'), 'utf8');
+    const named = (html: string): string[] => [...html.matchAll(/<link rel="(?:modulepreload|stylesheet)" crossorigin href="\/([^"]+)">/g)].map((link) => link[1]!);
+    for (const name of Object.keys(pageViews())) {
+      const copy = readFileSync(join(dir, 'pages', `${name}.html`), 'utf8');
+      // The copy is index.html with links added, each once.
+      expect(copy.replace(/\s*<link rel="(?:modulepreload|stylesheet)" crossorigin href="[^"]+">/g, ''), name).toBe(index.replace(/\s*<link rel="(?:modulepreload|stylesheet)" crossorigin href="[^"]+">/g, ''));
+      expect(new Set(named(copy)).size, name).toBe(named(copy).length);
+    }
+    const practice = named(readFileSync(join(dir, 'pages', 'practice.html'), 'utf8')).filter((file) => !named(index).includes(file));
+    // The page, what it imports, and the board it fetches at once, each with its styles.
+    const shell = filesFor(['index.html']);
+    expect(practice.sort()).toEqual([...filesFor(['src/views/Practice.svelte', 'src/lib/OwnGame.svelte'])].filter((file) => !shell.has(file)).sort());
+    expect(practice.filter((file) => /\/Board-/.test(file))).toHaveLength(2);
+    // What a page fetches only when it draws it is left out: practice's solver worker.
+    expect(practice.filter((file) => /solver/.test(file))).toEqual([]);
+  });
+});
+
 describe("the build's service worker", () => {
-  it('precaches every file of the build but itself and the tools\' files, and loads the entry index.html loads', () => {
+  it("precaches every file of the build but itself, the tools' files and the pages' copies of index.html, and loads the entry index.html loads", () => {
     const worker = readFileSync(join(dir, 'sw.js'), 'utf8');
     const listed = /\[("\/[^\]]*")\]/.exec(worker);
     expect(listed, 'a list of paths in sw.js').not.toBeNull();
@@ -116,7 +136,7 @@ describe("the build's service worker", () => {
     const built = readdirSync(dir, { withFileTypes: true, recursive: true })
       .filter((entry) => entry.isFile())
       .map((entry) => `/${join(entry.parentPath, entry.name).slice(dir.length + 1)}`)
-      .filter((path) => !path.startsWith('/.vite/') && path !== '/sw.js')
+      .filter((path) => !path.startsWith('/.vite/') && !path.startsWith('/pages/') && path !== '/sw.js')
       .sort();
     expect(precached).toEqual(built);
     expect(precached).toEqual(expect.arrayContaining(['/index.html', '/manifest.webmanifest', '/icon-192.png', `/${manifest['index.html']!.file}`]));

@@ -21,6 +21,9 @@ beforeAll(async () => {
   writeFileSync(`${asset}.br`, brotliCompressSync(SCRIPT));
   writeFileSync(`${asset}.gz`, gzipSync(SCRIPT));
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\n');
+  // The build writes a copy of index.html per page, naming its code too (scripts/page-preload-plugin.ts): here, practice's only.
+  mkdirSync(join(dir, 'pages'));
+  writeFileSync(join(dir, 'pages', 'practice.html'), '<!doctype html><title>Lucie</title><link rel="modulepreload" href="/assets/Practice-Iw0BM3zm.js">');
   app = await buildApp({ dataDir: ':memory:', logLevel: 'silent', clientDir: dir, rateLimits: false });
 });
 afterAll(async () => {
@@ -63,6 +66,14 @@ describe('serving the client', () => {
       expect(answer.body).toContain('<title>Lucie</title>');
     }
     expect((await app.inject({ method: 'HEAD', url: '/nothing' })).statusCode).toBe(404);
+  });
+
+  it("answers a page with the build's copy of index.html for it, when there is one", async () => {
+    for (const url of ['/practice', '/practice/', '/practice?seed=abc']) {
+      const answer = await get(url);
+      expect([url, answer.statusCode, answer.headers['cache-control'], answer.body]).toEqual([url, 200, 'no-cache', expect.stringContaining('Practice-Iw0BM3zm.js')]);
+    }
+    for (const url of ['/', '/daily', '/nothing']) expect([url, (await get(url)).body]).toEqual([url, expect.not.stringContaining('modulepreload')]);
   });
 
   it('compresses answers that benefit (brotli, else gzip) and leaves small ones as they are', async () => {
