@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
@@ -11,12 +11,38 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** index.html names the current assets, so browsers must ask again each time (cheap: it has an ETag). */
 const REVALIDATE = 'no-cache';
 
+/** The pages' copies of index.html the build wrote: language → the pages it has a copy of. */
+function pageCopies(clientDir: string | null): Map<string, Set<PageName>> {
+  const dir = clientDir === null ? null : join(clientDir, 'pages');
+  if (dir === null || !existsSync(dir)) return new Map();
+  const locales = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  return new Map(locales.map((locale) => [locale.name, new Set((Object.keys(PAGE_PATHS) as PageName[]).filter((page) => existsSync(join(dir, locale.name, `${page}.html`))))]));
+}
+
+/**
+ * The first language of an Accept-Language header (by weight, then order) among `offered`,
+ * as the client picks its own from the browser's (`fr-CA` is `fr`); English when none is.
+ */
+export function pickLanguage(header: string | undefined, offered: readonly string[]): string | undefined {
+  const asked = (header ?? '')
+    .split(',')
+    .map((item, order) => {
+      const [tag = '', ...params] = item.trim().split(';');
+      const weight = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((q) => q !== undefined);
+      return { base: tag.trim().toLowerCase().split('-')[0]!, weight: weight === undefined ? 1 : Number(weight), order };
+    })
+    .filter((tag) => tag.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.order - b.order);
+  return asked.find((tag) => offered.includes(tag.base))?.base ?? (offered.includes('en') ? 'en' : undefined);
+}
+
 /**
  * Serves the built client (dist/client) when there is one, with the single-page fallback: any
  * GET outside /api and /ws that is not a file answers index.html, so /race/CODE links work,
  * with 200 for the client's pages (contract/pages.ts) and 404 for any other path. A page gets its
- * own copy of index.html when the build wrote one (scripts/page-preload-plugin.ts: it names the
- * page's code too, so the browser fetches it beside the shell's).
+ * own copy of index.html, in the browser's language, when the build wrote one
+ * (scripts/page-preload-plugin.ts: it names the page's code and words too, so the browser fetches
+ * them beside the shell's).
  * Hashed assets go out as the build precompressed them (brotli or gzip, by Accept-Encoding),
  * cached for good; everything else is revalidated.
  */
@@ -36,7 +62,7 @@ export default fp<{ clientDir: string | null }>(
         },
       });
     } else app.log.info({ clientDir }, 'no built client: serving the API only');
-    const copies = new Set((Object.keys(PAGE_PATHS) as PageName[]).filter((name) => clientDir !== null && existsSync(join(clientDir, 'pages', `${name}.html`))));
+    const copies = pageCopies(hasClient ? clientDir : null);
 
     app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split('?')[0]!;
@@ -44,7 +70,10 @@ export default fp<{ clientDir: string | null }>(
       // A path that is no page gets the app all the same (its page says "Not found"), with a 404.
       if (hasClient && !api && (request.method === 'GET' || request.method === 'HEAD')) {
         const page = pageOf(path);
-        return reply.code(page ? 200 : 404).sendFile(page && copies.has(page) ? `pages/${page}.html` : 'index.html');
+        const locale = pickLanguage(request.headers['accept-language'], [...copies.keys()]);
+        // The copy depends on the language asked for: a cache must keep one per language.
+        if (copies.size > 0) reply.header('vary', 'accept-language');
+        return reply.code(page ? 200 : 404).sendFile(page && locale && copies.get(locale)!.has(page) ? `pages/${locale}/${page}.html` : 'index.html');
       }
       const allowed = app.routeTable.methodsAt(path);
       if (allowed.length === 0) throw new Refusal('not-found', `no route ${request.method} ${path}`, { params: { method: request.method, path } });

@@ -108,22 +108,36 @@ describe('the client bundle', () => {
 });
 
 describe("the pages' copies of index.html", () => {
-  it('name, for each page, its code and what it fetches at once, beside what index.html names', () => {
+  const LINKS = /\s*<link rel="(?:modulepreload|stylesheet)" crossorigin href="[^"]+">/g;
+  const named = (html: string): string[] => [...html.matchAll(/<link rel="(?:modulepreload|stylesheet)" crossorigin href="\/([^"]+)">/g)].map((link) => link[1]!);
+  const copy = (locale: string, name: string): string => readFileSync(join(dir, 'pages', locale, `${name}.html`), 'utf8');
+
+  it('are index.html with links added, each once, for each page in each language', () => {
     const index = readFileSync(join(dir, 'index.html'), 'utf8');
-    const named = (html: string): string[] => [...html.matchAll(/<link rel="(?:modulepreload|stylesheet)" crossorigin href="\/([^"]+)">/g)].map((link) => link[1]!);
-    for (const name of Object.keys(pageViews())) {
-      const copy = readFileSync(join(dir, 'pages', `${name}.html`), 'utf8');
-      // The copy is index.html with links added, each once.
-      expect(copy.replace(/\s*<link rel="(?:modulepreload|stylesheet)" crossorigin href="[^"]+">/g, ''), name).toBe(index.replace(/\s*<link rel="(?:modulepreload|stylesheet)" crossorigin href="[^"]+">/g, ''));
-      expect(new Set(named(copy)).size, name).toBe(named(copy).length);
+    expect(readdirSync(join(dir, 'pages')).sort()).toEqual([...LOCALES].sort());
+    for (const locale of LOCALES) {
+      for (const name of Object.keys(pageViews())) {
+        const html = copy(locale, name);
+        expect(html.replace(LINKS, ''), `${locale}/${name}`).toBe(index.replace(LINKS, ''));
+        expect(new Set(named(html)).size, `${locale}/${name}`).toBe(named(html).length);
+      }
     }
-    const practice = named(readFileSync(join(dir, 'pages', 'practice.html'), 'utf8')).filter((file) => !named(index).includes(file));
-    // The page, what it imports, and the board it fetches at once, each with its styles.
+  });
+
+  it("name the page's code, what it fetches at once and its words in that language, beside what index.html names", () => {
     const shell = filesFor(['index.html']);
-    expect(practice.sort()).toEqual([...filesFor(['src/views/Practice.svelte', 'src/lib/OwnGame.svelte'])].filter((file) => !shell.has(file)).sort());
-    expect(practice.filter((file) => /\/Board-/.test(file))).toHaveLength(2);
-    // What a page fetches only when it draws it is left out: practice's solver worker.
-    expect(practice.filter((file) => /solver/.test(file))).toEqual([]);
+    const wordsOf = (locale: string, parts: string[]): string[] => parts.flatMap((part) => manifest[`../virtual:messages/words/${locale}/${part}`]?.file ?? []);
+    for (const locale of LOCALES) {
+      const practice = named(copy(locale, 'practice')).filter((file) => !named(readFileSync(join(dir, 'index.html'), 'utf8')).includes(file));
+      // The page, what it imports, and the board it fetches at once, each with its styles; the words it shows first and later.
+      const code = [...filesFor(['src/views/Practice.svelte', 'src/lib/OwnGame.svelte'])].filter((file) => !shell.has(file));
+      const words = wordsOf(locale, ['shell', 'practice', 'practice-later', 'later']);
+      expect(words.length, locale).toBeGreaterThanOrEqual(3);
+      expect(practice.sort(), locale).toEqual([...code, ...words].sort());
+      expect(practice.filter((file) => /\/Board-/.test(file))).toHaveLength(2);
+      // What a page fetches only when it draws it is left out: practice's solver worker.
+      expect(practice.filter((file) => /solver/.test(file))).toEqual([]);
+    }
   });
 });
 

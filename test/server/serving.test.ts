@@ -21,9 +21,12 @@ beforeAll(async () => {
   writeFileSync(`${asset}.br`, brotliCompressSync(SCRIPT));
   writeFileSync(`${asset}.gz`, gzipSync(SCRIPT));
   writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\n');
-  // The build writes a copy of index.html per page, naming its code too (scripts/page-preload-plugin.ts): here, practice's only.
-  mkdirSync(join(dir, 'pages'));
-  writeFileSync(join(dir, 'pages', 'practice.html'), '<!doctype html><title>Lucie</title><link rel="modulepreload" href="/assets/Practice-Iw0BM3zm.js">');
+  // The build writes a copy of index.html per language and page, naming its code and words too
+  // (scripts/page-preload-plugin.ts): here, practice's only, in English and French.
+  for (const locale of ['en', 'fr']) {
+    mkdirSync(join(dir, 'pages', locale), { recursive: true });
+    writeFileSync(join(dir, 'pages', locale, 'practice.html'), `<!doctype html><title>Lucie</title><link rel="modulepreload" href="/assets/practice-${locale}-Iw0BM3zm.js">`);
+  }
   app = await buildApp({ dataDir: ':memory:', logLevel: 'silent', clientDir: dir, rateLimits: false });
 });
 afterAll(async () => {
@@ -68,11 +71,19 @@ describe('serving the client', () => {
     expect((await app.inject({ method: 'HEAD', url: '/nothing' })).statusCode).toBe(404);
   });
 
-  it("answers a page with the build's copy of index.html for it, when there is one", async () => {
+  it("answers a page with the build's copy of index.html for it in the browser's language, when there is one", async () => {
     for (const url of ['/practice', '/practice/', '/practice?seed=abc']) {
-      const answer = await get(url);
-      expect([url, answer.statusCode, answer.headers['cache-control'], answer.body]).toEqual([url, 200, 'no-cache', expect.stringContaining('Practice-Iw0BM3zm.js')]);
+      const answer = await get(url, 'br');
+      expect([url, answer.statusCode, answer.headers['cache-control'], answer.body]).toEqual([url, 200, 'no-cache', expect.stringContaining('practice-en-')]);
+      expect(answer.headers.vary).toMatch(/accept-language/);
     }
+    const inLanguage = async (header: string): Promise<string> => (await app.inject({ url: '/practice', headers: { 'accept-language': header } })).body;
+    expect(await inLanguage('fr-CA,fr;q=0.9,en;q=0.8')).toContain('practice-fr-');
+    expect(await inLanguage('de-DE,de;q=0.9')).toContain('practice-en-');
+    expect(await inLanguage('de, en;q=0.4, fr;q=0.5')).toContain('practice-fr-');
+    expect(await inLanguage('fr;q=0, en')).toContain('practice-en-');
+    // A language with no copies, a page with none: index.html.
+    expect(await inLanguage('it')).toContain('practice-en-');
     for (const url of ['/', '/daily', '/nothing']) expect([url, (await get(url)).body]).toEqual([url, expect.not.stringContaining('modulepreload')]);
   });
 
