@@ -69,7 +69,7 @@ function clientSourcesDigest() {
   const files = ['client', 'shared', 'contract', 'solver']
     .filter((dir) => existsSync(join(root, dir)))
     .flatMap((dir) => filesIn(dir, /./))
-    .concat(['vite.config.ts', 'vite-messages.ts', 'vite-message-use.ts', 'scripts/service-worker-plugin.ts', 'scripts/page-preload-plugin.ts', 'package-lock.json', 'tsconfig.client.json'].map((file) => join(root, file)))
+    .concat(['vite.config.ts', 'vite-messages.ts', 'vite-message-use.ts', 'scripts/service-worker-plugin.ts', 'scripts/page-preload-plugin.ts', 'scripts/shell-chunk-plugin.ts', 'package-lock.json', 'tsconfig.client.json'].map((file) => join(root, file)))
     .sort();
   for (const file of files) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
   return hash.digest('hex');
