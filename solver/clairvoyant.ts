@@ -55,9 +55,20 @@ const FIRST_CAP = 128;
  * The last round's cap. A seed with no win within it is more often lost than won, and the exact
  * search (which finds a win as well) then costs less than rounds that end in a proof of loss only
  * to start again: on strict ref-0..ref-999 the slowest seed (lost) took 674,634 nodes, 286,088 with
- * this cap, while the median and p90 were unchanged.
+ * a cap of 8192; with MIDDLE_CAP_FACTOR, 2048 rather than 8192 took the nodes of all 1000 seeds
+ * from 785,217 to 710,287 and the slowest from 64,366 to 40,077 (median and p90 the same).
  */
-const LAST_CAP = 8192;
+const LAST_CAP = 2048;
+/**
+ * A redeal into a deal before the last may search this many times the round's cap (which a
+ * redeal into the last deal gets). Caps nest (a search's redeals spend from its own cap), so with
+ * equal caps the first last-deal search that runs into its cap ends the search of the deal before
+ * it too, and no other foundation state of that deal is tried: strict ref-434 won only in the
+ * exact pass (152,763 nodes), its first redeal a 121,301-node loss. With twice the cap, the nodes
+ * of ref-0..ref-999 went from 1,077,851 to 785,217, the slowest seed from 152,763 to 64,366, the
+ * p90 from 1,267 to 1,169 and the median from 341 to 345 (three times: median 301, p90 1,309).
+ */
+const MIDDLE_CAP_FACTOR = 2;
 
 /**
  * Clairvoyant solver: the best final count from `position` when every later layout is known,
@@ -150,7 +161,7 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     if (kept) return kept;
     if (ceilingOf(deal, heights) <= floor) return null;
     const start = startOf(deal, heights);
-    const found = cap === Infinity ? solve(start, deal, floor) : budget.within(cap, () => solve(start, deal, floor));
+    const found = cap === Infinity ? solve(start, deal, floor) : budget.within(deal === last ? cap : cap * MIDDLE_CAP_FACTOR, () => solve(start, deal, floor));
     if (found) known.set(key, found);
     else tables.setCeiling(deal, heights, floor);
     return found;

@@ -247,6 +247,15 @@ describe('the clairvoyant search for a win, in capped rounds', () => {
     expect(solved('841')).toMatchObject({ best: 50, exact: true, won: false });
   });
 
+  // Seed ref-434: redealing at once into the middle deal and again into the last is a 121,301-node
+  // loss; with the middle deal's cap no larger than the last's, it ate every round's cap and the
+  // win (four cards home before the last redeal) was found only in the exact pass.
+  it('a capped last-deal search leaves the middle deal room to try its other foundation states', () => {
+    const solution = solved('ref-434');
+    expect(solution).toMatchObject({ best: 52, exact: true, won: true });
+    expect(solution.nodes).toBeLessThan(10_000);
+  });
+
   it('a cap ends a search like a spent budget, then the rest of the budget is still there', () => {
     const budget = new Budget({ nodes: 100 });
     const inner = budget.within(10, () => {
