@@ -7,6 +7,7 @@ import type { Dealer } from './dealer.js';
 import { HeightsTables } from './heights-tables.js';
 import { actionOf } from './move.js';
 import { cardsAbove, DealState, type Heights } from './state.js';
+import { FORCE_BUILDS } from './forcing.js';
 
 export interface GameLine {
   /** Every action, redeals included (`{ type: 'redeal' }`). */
@@ -180,11 +181,12 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
       return best.exact ? null : { value: state.home, exact: false, moves: [], redealAt: null };
     }
     // Each foundation state is judged as soon as the search first reaches it, so a win found
-    // early ends the search of this deal. Not redealing never beats redealing (the foundations
+    // early ends the search of this deal. Safe builds are forced: they keep every foundation
+    // state a line can reach (safe moves home do not). Not redealing never beats redealing (the foundations
     // stay), but it is the honest floor when a search is cut short.
     const outcome: Outcome = { value: state.home, exact: true, moves: [], redealAt: null };
     const search = tables.newSearch();
-    const complete = explore(state, false, budget, (live, path) => {
+    const complete = explore(state, FORCE_BUILDS, budget, (live, path) => {
       const heights = live.heights();
       if (!tables.judge(deal, heights, search)) {
         if (live.home === 52) return take(outcome, 52, true, path, null);
