@@ -6,6 +6,7 @@ import { explore } from './search.js';
 import type { Dealer } from './dealer.js';
 import { HeightsTables } from './heights-tables.js';
 import { actionOf } from './move.js';
+import { StartBounds } from './start-bounds.js';
 import { cardsAbove, DealState, type Heights } from './state.js';
 import { FORCE_BUILDS } from './forcing.js';
 
@@ -111,7 +112,7 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
   /**
    * Each deal's start, made once: a search leaves its state as it found it, and no search of a
    * start runs inside another of the same start (a search only redeals into the next deal), so
-   * the ceiling's bound and every search from that start share one state (and its kept bound).
+   * every search from that start shares one state (and its kept bound).
    */
   const starts = new Map<number, DealState>();
   const startOf = (deal: number, heights: Heights): DealState => {
@@ -121,10 +122,11 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     return start;
   };
 
+  const startBounds = new StartBounds(rules);
   /** What is proved of the final count from the start of `deal` at `heights`; for a last deal at least its bound. */
   const ceilingOf = (deal: number, heights: Heights): number => {
     let ceiling = tables.ceiling(deal, heights);
-    if (ceiling < 0) tables.setCeiling(deal, heights, (ceiling = deal === last ? startOf(deal, heights).bound() : 52));
+    if (ceiling < 0) tables.setCeiling(deal, heights, (ceiling = deal === last ? startBounds.bound(layoutOf(deal, heights), heights, rules.merci) : 52));
     return ceiling;
   };
 
