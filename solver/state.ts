@@ -145,17 +145,19 @@ export class DealState {
   }
 
   /**
-   * The fan to build top card `card` on, when that build can never lower the best count in this deal nor change which sequences of moves home
-   * a line from here may play, so the search may play it and try nothing else here. It holds when
-   * that next card (c+1) can never move but home: it is alone in its fan, or the card it could
-   * build on (c+2) lies under it there. Let B be the position before the build and A after. A line
-   * from B has a counterpart from A that plays the same moves home in the same order: it skips
-   * B's move of c onto c+1 (already played), and c+1 moves in B only home, after c, when nothing
-   * covers it in A either. Every other move is legal in A at the same point, since A differs only
-   * in c already on c+1 and the card under c already uncovered. Only same-suit building makes
+   * The fan to build top card `card` (c) on, the one whose top is the next card of its suit,
+   * when that build can never lower the best count in this deal nor change which sequences of
+   * moves home a line from here may play, so the search may play it and try nothing else here
+   * (-1 when there is none). It holds when that next card (c+1) can never move but home: it is
+   * alone in its fan, or the card it could build on (c+2) lies under it there. Let B be the
+   * position before the build and A after. A line from B has a counterpart from A that plays the
+   * same moves home in the same order: it skips B's move of c onto c+1 (already played), and c+1
+   * moves in B only home, after c, when nothing covers it in A either. Every other move is legal
+   * in A at the same point, since A differs only in c already on c+1 and the card under c
+   * already uncovered. Only same-suit building makes
    * c+1 a card that only c may cover and c+2 the only card c+1 may move onto; an empty fan that
    * may take a King, a fan size limit, cells (c+1 could leave for one) and the merci (it needs
-   * "no other move") each break the argument, so they rule it out. -1 when there is none.
+   * "no other move") each break the argument, so they rule it out.
    */
   private safeBuild(card: Card): number {
     if (this.merci || !this.plainBuilds || rankOf(card) === KING_RANK) return -1;
@@ -185,7 +187,7 @@ export class DealState {
     let forced = -1;
     const forceHome = (forcing & FORCE_HOME) !== 0;
     const forceBuilds = (forcing & FORCE_BUILDS) !== 0;
-    for (let from = 0; from < fanCount && forced < 0; from++) {
+    for (let from = 0; from < fanCount; from++) {
       const fan = fans[from]!;
       if (fan.length === 0) continue;
       const card = fan[fan.length - 1]!;
