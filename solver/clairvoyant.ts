@@ -6,7 +6,9 @@ import { explore } from './search.js';
 import type { Dealer } from './dealer.js';
 import { HeightsTables } from './heights-tables.js';
 import { actionOf } from './move.js';
+import { StartBounds } from './start-bounds.js';
 import { cardsAbove, DealState, type Heights } from './state.js';
+import { FORCE_BUILDS } from './forcing.js';
 
 export interface GameLine {
   /** Every action, redeals included (`{ type: 'redeal' }`). */
@@ -55,9 +57,20 @@ const FIRST_CAP = 128;
  * The last round's cap. A seed with no win within it is more often lost than won, and the exact
  * search (which finds a win as well) then costs less than rounds that end in a proof of loss only
  * to start again: on strict ref-0..ref-999 the slowest seed (lost) took 674,634 nodes, 286,088 with
- * this cap, while the median and p90 were unchanged.
+ * a cap of 8192; with MIDDLE_CAP_FACTOR, 2048 rather than 8192 took the nodes of all 1000 seeds
+ * from 785,217 to 710,287 and the slowest from 64,366 to 40,077 (median and p90 the same).
  */
-const LAST_CAP = 8192;
+const LAST_CAP = 2048;
+/**
+ * A redeal into a deal before the last may search this many times the round's cap (which a
+ * redeal into the last deal gets). Caps nest (a search's redeals spend from its own cap), so with
+ * equal caps the first last-deal search that runs into its cap ends the search of the deal before
+ * it too, and no other foundation state of that deal is tried: strict ref-434 won only in the
+ * exact pass (152,763 nodes), its first redeal a 121,301-node loss. With twice the cap, the nodes
+ * of ref-0..ref-999 went from 1,077,851 to 785,217, the slowest seed from 152,763 to 64,366, the
+ * p90 from 1,267 to 1,169 and the median from 341 to 345 (three times: median 301, p90 1,309).
+ */
+const MIDDLE_CAP_FACTOR = 2;
 
 /**
  * Clairvoyant solver: the best final count from `position` when every later layout is known,
@@ -99,7 +112,7 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
   /**
    * Each deal's start, made once: a search leaves its state as it found it, and no search of a
    * start runs inside another of the same start (a search only redeals into the next deal), so
-   * the ceiling's bound and every search from that start share one state (and its kept bound).
+   * every search from that start shares one state (and its kept bound).
    */
   const starts = new Map<number, DealState>();
   const startOf = (deal: number, heights: Heights): DealState => {
@@ -109,10 +122,11 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     return start;
   };
 
+  const startBounds = new StartBounds(rules);
   /** What is proved of the final count from the start of `deal` at `heights`; for a last deal at least its bound. */
   const ceilingOf = (deal: number, heights: Heights): number => {
     let ceiling = tables.ceiling(deal, heights);
-    if (ceiling < 0) tables.setCeiling(deal, heights, (ceiling = deal === last ? startOf(deal, heights).bound() : 52));
+    if (ceiling < 0) tables.setCeiling(deal, heights, (ceiling = deal === last ? startBounds.bound(layoutOf(deal, heights), heights, rules.merci) : 52));
     return ceiling;
   };
 
@@ -150,7 +164,7 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
     if (kept) return kept;
     if (ceilingOf(deal, heights) <= floor) return null;
     const start = startOf(deal, heights);
-    const found = cap === Infinity ? solve(start, deal, floor) : budget.within(cap, () => solve(start, deal, floor));
+    const found = cap === Infinity ? solve(start, deal, floor) : budget.within(deal === last ? cap : cap * MIDDLE_CAP_FACTOR, () => solve(start, deal, floor));
     if (found) known.set(key, found);
     else tables.setCeiling(deal, heights, floor);
     return found;
@@ -169,11 +183,12 @@ export function solveClairvoyant(position: Position, dealer: Dealer, limits: Lim
       return best.exact ? null : { value: state.home, exact: false, moves: [], redealAt: null };
     }
     // Each foundation state is judged as soon as the search first reaches it, so a win found
-    // early ends the search of this deal. Not redealing never beats redealing (the foundations
+    // early ends the search of this deal. Safe builds are forced: they keep every foundation
+    // state a line can reach (safe moves home do not). Not redealing never beats redealing (the foundations
     // stay), but it is the honest floor when a search is cut short.
     const outcome: Outcome = { value: state.home, exact: true, moves: [], redealAt: null };
     const search = tables.newSearch();
-    const complete = explore(state, false, budget, (live, path) => {
+    const complete = explore(state, FORCE_BUILDS, budget, (live, path) => {
       const heights = live.heights();
       if (!tables.judge(deal, heights, search)) {
         if (live.home === 52) return take(outcome, 52, true, path, null);

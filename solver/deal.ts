@@ -4,6 +4,7 @@ import { playOut } from './playout.js';
 import { explore } from './search.js';
 import { actionOf } from './move.js';
 import { DealState } from './state.js';
+import { FORCE_BUILDS, FORCE_HOME } from './forcing.js';
 
 export interface DealSolution {
   /** The most cards home reachable in this deal; with `exact` false, only "at least". */
@@ -23,7 +24,8 @@ export interface DealSolution {
  * The best count in the deal from `state`, with pruning, and the moves that reach it. Branch and
  * bound: a position whose `bound` is no more than the best found cannot lead higher, so its
  * moves are left unsearched (and so are those not yet tried, once the best found rises to its
- * bound), and the search ends once the best found meets the root's bound.
+ * bound), and the search ends once the best found meets the root's bound. A position with a safe
+ * move home or a safe build searches only that move (see Forcing).
  * With a `floor` above the cards home, only counts above it are sought (the search starts as if
  * it had found the floor): a `max` above the floor is the deal's exact best, one at the floor
  * only says the best is no higher.
@@ -32,7 +34,7 @@ export function bestInDeal(state: DealState, budget: Budget, floor = state.home)
   let max = Math.max(floor, state.home);
   let moves: number[] = [];
   const ceiling = state.bound();
-  const complete = explore(state, true, budget, (live, path) => {
+  const complete = explore(state, FORCE_HOME | FORCE_BUILDS, budget, (live, path) => {
     if (live.home > max) {
       max = live.home;
       moves = path.slice();

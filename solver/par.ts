@@ -7,6 +7,7 @@ import { explore } from './search.js';
 import type { Dealer } from './dealer.js';
 import { actionOf } from './move.js';
 import { cardsAbove, DealState, heightsCount, type Heights } from './state.js';
+import { FORCE_HOME } from './forcing.js';
 
 export interface ParSolution extends GameLine {
   /** Par's final count; null when a search was cut short, since the policy then is not defined. */
@@ -51,7 +52,7 @@ export function parEnd(state: DealState, budget: Budget): { heights: Heights; mo
   let best = state.heights();
   let count = state.home;
   let moves: number[] = [];
-  const exact = explore(state, true, budget, (live, path) => {
+  const exact = explore(state, FORCE_HOME, budget, (live, path) => {
     const heights = live.heights();
     if (parPrefers(heights, best)) {
       best = heights;

@@ -4,6 +4,7 @@ import type { Dealer } from './dealer.js';
 import { explore } from './search.js';
 import { actionOf } from './move.js';
 import { cardsAbove, DealState } from './state.js';
+import { FORCE_NOTHING } from './forcing.js';
 
 /**
  * Nodes for finding where a deal ends. Where play cannot cycle the first line searched already
@@ -27,7 +28,7 @@ export function playOut(state: DealState, deal: number, last: number, dealer: De
   for (let live = state; ; ) {
     if (live.home === 52) break;
     let end: number[] | null = null;
-    explore(live, false, new Budget({ nodes: PLAY_OUT_NODES }), (position, path) => {
+    explore(live, FORCE_NOTHING, new Budget({ nodes: PLAY_OUT_NODES }), (position, path) => {
       if (position.hasMove()) return false;
       end = path.slice();
       return true;

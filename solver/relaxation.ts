@@ -21,7 +21,7 @@ export class Relaxation {
 
   constructor(
     rules: Rules,
-    private readonly fans: readonly Card[][],
+    private readonly fans: readonly (readonly Card[])[],
     private readonly found: readonly number[],
   ) {
     this.build = rules.build === 'same-suit-down' ? SAME_SUIT_DOWN : rules.build === 'any-suit-down' ? ANY_SUIT_DOWN : SAME_SUIT_UP_OR_DOWN;

@@ -1,4 +1,5 @@
 import type { Budget } from './budget.js';
+import type { Forcing } from './forcing.js';
 import { MoveStack } from './move-stack.js';
 import type { DealState } from './state.js';
 import { PositionSet } from './table.js';
@@ -19,7 +20,7 @@ export type Visit = (state: DealState, path: readonly number[]) => boolean | 'sk
  * The state is left as it was found. Returns false when the budget ran out before the search
  * was complete.
  */
-export function explore(state: DealState, prune: boolean, budget: Budget, visit: Visit, floor?: () => number): boolean {
+export function explore(state: DealState, forcing: Forcing, budget: Budget, visit: Visit, floor?: () => number): boolean {
   const width = state.keyWords.length;
   if (seens[nesting]?.width !== width) seens[nesting] = new PositionSet(width);
   const seen = seens[nesting]!;
@@ -28,7 +29,7 @@ export function explore(state: DealState, prune: boolean, budget: Budget, visit:
   stack.length = 0;
   nesting++;
   try {
-    return search(state, prune, budget, visit, floor, seen, stack);
+    return search(state, forcing, budget, visit, floor, seen, stack);
   } finally {
     nesting--;
   }
@@ -43,7 +44,7 @@ const seens: PositionSet[] = [];
 const stacks: MoveStack[] = [];
 let nesting = 0;
 
-function search(state: DealState, prune: boolean, budget: Budget, visit: Visit, floor: (() => number) | undefined, seen: PositionSet, stack: MoveStack): boolean {
+function search(state: DealState, forcing: Forcing, budget: Budget, visit: Visit, floor: (() => number) | undefined, seen: PositionSet, stack: MoveStack): boolean {
   seen.add(state.hash, state.keyWords);
   if (!budget.spend()) return false;
   const path: number[] = [];
@@ -59,7 +60,7 @@ function search(state: DealState, prune: boolean, budget: Budget, visit: Visit, 
     starts.push(stack.length);
     nexts.push(stack.length);
     ceilings.push(typeof verdict === 'number' ? verdict : 52);
-    if (verdict !== 'skip') state.pushMoves(prune, stack);
+    if (verdict !== 'skip') state.pushMoves(forcing, stack);
     // Down to the deepest position with a move left to try, and that move played.
     let fresh = false;
     while (starts.length > 0) {

@@ -4,6 +4,7 @@ import type { Position } from '../shared/position.js';
 import type { Rules } from '../shared/variant.js';
 import { KING_RANK, rankOf, suitOf } from './card-tables.js';
 import { aOf, bOf, CELL_FAN, CELL_HOME, FAN_CELL, FAN_FAN, FAN_HOME, kindOf, MERCI, move, TO_HOME } from './move.js';
+import { FORCE_BUILDS, FORCE_HOME, FORCE_NOTHING, type Forcing } from './forcing.js';
 import { MoveStack } from './move-stack.js';
 import { Relaxation } from './relaxation.js';
 
@@ -65,6 +66,7 @@ export class DealState {
   ) {
     this.home = found[0]! + found[1]! + found[2]! + found[3]!;
     this.relaxation = new Relaxation(rules, fans, found);
+    this.plainBuilds = rules.build === 'same-suit-down' && !rules.kingsInSpaces && rules.maxFanSize === null && rules.cells === 0;
     const { under } = this;
     under.fill(HOME, 0, 52);
     for (let f = 0; f < fans.length; f++) for (let i = 0; i < fans[f]!.length; i++) under[fans[f]![i]!] = i === 0 ? BOTTOM + f : fans[f]![i - 1]!;
@@ -143,11 +145,37 @@ export class DealState {
   }
 
   /**
-   * Pushes the moves to search from here onto `out`. With `prune`, a safe move home (see
-   * safeHome) is the only one pushed. Cells are interchangeable, so a card goes only to the
-   * first empty one.
+   * The fan to build top card `card` (c) on, the one whose top is the next card of its suit,
+   * when that build can never lower the best count in this deal nor change which sequences of
+   * moves home a line from here may play, so the search may play it and try nothing else here
+   * (-1 when there is none). It holds when that next card (c+1) can never move but home: it is
+   * alone in its fan, or the card it could build on (c+2) lies under it there. Let B be the
+   * position before the build and A after. A line from B has a counterpart from A that plays the
+   * same moves home in the same order: it skips B's move of c onto c+1 (already played), and c+1
+   * moves in B only home, after c, when nothing covers it in A either. Every other move is legal
+   * in A at the same point, since A differs only in c already on c+1 and the card under c
+   * already uncovered. Only same-suit building makes
+   * c+1 a card that only c may cover and c+2 the only card c+1 may move onto; an empty fan that
+   * may take a King, a fan size limit, cells (c+1 could leave for one) and the merci (it needs
+   * "no other move") each break the argument, so they rule it out.
    */
-  pushMoves(prune: boolean, out: MoveStack): void {
+  private safeBuild(card: Card): number {
+    if (this.merci || !this.plainBuilds || rankOf(card) === KING_RANK) return -1;
+    const to = this.topFan[card + 1]!;
+    if (to < 0) return -1;
+    const target = this.fans[to]!;
+    return target.length === 1 || target.lastIndexOf(card + 2) >= 0 ? to : -1;
+  }
+
+  /** The rules under which a build can be safe (see safeBuild): same-suit building, no King in a space, no fan size limit, no cells. */
+  private readonly plainBuilds: boolean;
+
+  /**
+   * Pushes the moves to search from here onto `out`. Per `forcing`, a safe move home (see
+   * safeHome) or a safe build (see safeBuild) is the only one pushed. Cells are interchangeable,
+   * so a card goes only to the first empty one.
+   */
+  pushMoves(forcing: Forcing, out: MoveStack): void {
     const start = out.length;
     const { fans, cells, topFan } = this;
     const fanCount = fans.length;
@@ -157,13 +185,23 @@ export class DealState {
     }
     const emptyCell = cells.indexOf(EMPTY);
     let forced = -1;
-    for (let from = 0; from < fanCount && forced < 0; from++) {
+    const forceHome = (forcing & FORCE_HOME) !== 0;
+    const forceBuilds = (forcing & FORCE_BUILDS) !== 0;
+    for (let from = 0; from < fanCount; from++) {
       const fan = fans[from]!;
       if (fan.length === 0) continue;
       const card = fan[fan.length - 1]!;
       if (this.fits(card)) {
-        if (prune && this.safeHome(card)) forced = move(FAN_HOME, from);
-        else out.push(move(FAN_HOME, from));
+        if (forceHome && this.safeHome(card)) {
+          forced = move(FAN_HOME, from);
+          break;
+        }
+        out.push(move(FAN_HOME, from));
+      }
+      const safeTo = forceBuilds ? this.safeBuild(card) : -1;
+      if (safeTo >= 0) {
+        forced = move(FAN_FAN, from, safeTo);
+        break;
       }
       this.pushBuilds(out, FAN_FAN, from, card, from);
       if (emptyCell >= 0) out.push(move(FAN_CELL, from, emptyCell));
@@ -172,7 +210,7 @@ export class DealState {
       const card = cells[cell]!;
       if (card === EMPTY) continue;
       if (this.fits(card)) {
-        if (prune && this.safeHome(card)) forced = move(CELL_HOME, cell);
+        if (forceHome && this.safeHome(card)) forced = move(CELL_HOME, cell);
         else out.push(move(CELL_HOME, cell));
       }
       this.pushBuilds(out, CELL_FAN, cell, card, null);
@@ -201,7 +239,7 @@ export class DealState {
   hasMove(): boolean {
     const out = (this.probe ??= new MoveStack());
     out.length = 0;
-    this.pushMoves(false, out);
+    this.pushMoves(FORCE_NOTHING, out);
     return out.length > 0;
   }
   /** `hasMove`'s scratch (made when first needed). */

@@ -101,7 +101,8 @@ describe('deal solver on hand-built positions', () => {
   it('a time limit reads only the clock it is given', () => {
     let now = 0;
     const clock = () => (now += 10);
-    const position = Position.start('strict', dealLayout('s31', 'strict'));
+    // A deal whose search takes far more than 6 * 1024 nodes (strict deals now take at most a few thousand).
+    const position = Position.start('shamrocks', dealLayout('s0', 'shamrocks'));
     if (!position.ok) throw new Error(problemText(position.error));
     const cut = solveDeal(position.value, { ms: 50, clock });
     expect(cut.exact).toBe(false);
@@ -245,6 +246,15 @@ describe('the clairvoyant search for a win, in capped rounds', () => {
   it('wins where the first foundation state tried is a long loss, and finds the best where there is no win', () => {
     expect(solved('251')).toMatchObject({ best: 52, exact: true, won: true });
     expect(solved('841')).toMatchObject({ best: 50, exact: true, won: false });
+  });
+
+  // Seed ref-434: redealing at once into the middle deal and again into the last is a 121,301-node
+  // loss; with the middle deal's cap no larger than the last's, it ate every round's cap and the
+  // win (four cards home before the last redeal) was found only in the exact pass.
+  it('a capped last-deal search leaves the middle deal room to try its other foundation states', () => {
+    const solution = solved('ref-434');
+    expect(solution).toMatchObject({ best: 52, exact: true, won: true });
+    expect(solution.nodes).toBeLessThan(10_000);
   });
 
   it('a cap ends a search like a spent budget, then the rest of the budget is still there', () => {
