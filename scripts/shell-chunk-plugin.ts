@@ -16,6 +16,8 @@ export function shellChunk(): Plugin {
       build: { rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'app', test: (id: string) => shell.has(id) }] } } } },
     }),
     buildEnd() {
+      // A watched build runs this again on a changed graph.
+      shell.clear();
       const html = [...this.getModuleIds()].find((id) => this.getModuleInfo(id)?.isEntry);
       // index.html's module imports the entry script (and Vite's preload polyfill), which stay in the entry's chunk.
       const roots = new Set([html, ...(this.getModuleInfo(html ?? '')?.importedIds ?? [])]);

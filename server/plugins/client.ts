@@ -63,6 +63,7 @@ export default fp<{ clientDir: string | null }>(
       });
     } else app.log.info({ clientDir }, 'no built client: serving the API only');
     const copies = pageCopies(hasClient ? clientDir : null);
+    const languages = [...copies.keys()];
 
     app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split('?')[0]!;
@@ -70,9 +71,9 @@ export default fp<{ clientDir: string | null }>(
       // A path that is no page gets the app all the same (its page says "Not found"), with a 404.
       if (hasClient && !api && (request.method === 'GET' || request.method === 'HEAD')) {
         const page = pageOf(path);
-        const locale = pickLanguage(request.headers['accept-language'], [...copies.keys()]);
+        const locale = pickLanguage(request.headers['accept-language'], languages);
         // The copy depends on the language asked for: a cache must keep one per language.
-        if (copies.size > 0) reply.header('vary', 'accept-language');
+        if (languages.length > 0) reply.header('vary', 'accept-language');
         return reply.code(page ? 200 : 404).sendFile(page && locale && copies.get(locale)!.has(page) ? `pages/${locale}/${page}.html` : 'index.html');
       }
       const allowed = app.routeTable.methodsAt(path);
