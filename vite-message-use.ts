@@ -8,6 +8,7 @@
 // those are imported by src/pages.ts alone, which the walk never enters.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { laterPart, SHARED_LATER_PART, SHELL_PART } from './client/src/lib/word-parts.js';
 
 export const CLIENT_SRC = join(import.meta.dirname, 'client', 'src');
 const PAGES = join(CLIENT_SRC, 'pages.ts');
@@ -76,7 +77,7 @@ export function wordsByPart(keys: readonly string[]): { parts: Record<string, Se
   const shellFiles = reachedFrom(SHELL);
   const files = new Set([PAGES, ...shellFiles]);
   const shell = keysUsed(shellFiles, keys);
-  const parts: Record<string, Set<string>> = { shell };
+  const parts: Record<string, Set<string>> = { [SHELL_PART]: shell };
   const views = Object.entries(pageViews());
   const firsts = views.map(([, view]) => keysUsed(reachedFrom(view, false), keys));
   // Words most pages show at once (a game's status, a variant's name) are the shell's: one copy
@@ -87,12 +88,13 @@ export function wordsByPart(keys: readonly string[]): { parts: Record<string, Se
     reached.forEach((file) => files.add(file));
     const first = new Set([...firsts[i]!].filter((key) => !shell.has(key)));
     parts[name] = first;
-    parts[`${name}-later`] = new Set([...keysUsed(reached, keys)].filter((key) => !shell.has(key) && !first.has(key)));
+    parts[laterPart(name)] = new Set([...keysUsed(reached, keys)].filter((key) => !shell.has(key) && !first.has(key)));
   });
   // What several pages draw later (the board, the replayer, the standings) is one part, `later`,
   // which every page brings after its first paint: one copy, not one in each page's later part.
-  const laters = views.map(([name]) => parts[`${name}-later`]!);
-  parts['later'] = new Set(keys.filter((key) => laters.filter((later) => later.has(key)).length > 1));
-  for (const later of laters) for (const key of parts['later']) later.delete(key);
+  const laters = views.map(([name]) => parts[laterPart(name)]!);
+  const shared = new Set(keys.filter((key) => laters.filter((later) => later.has(key)).length > 1));
+  parts[SHARED_LATER_PART] = shared;
+  for (const later of laters) for (const key of shared) later.delete(key);
   return { parts, files };
 }

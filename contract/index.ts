@@ -13,3 +13,4 @@ export * from './moderation.js';
 export * from './pages.js';
 export * from './tag.js';
 export * from './lobby.js';
+export * from './languages.js';

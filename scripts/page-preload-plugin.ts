@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Plugin, Rollup } from 'vite';
 import { pageViews } from '../vite-message-use.js';
+import { pageParts, SHELL_PART } from '../client/src/lib/word-parts.js';
 
 /** The directory of the pages' copies of index.html, in the build. */
 export const PAGES_DIR = 'pages';
@@ -67,7 +68,7 @@ export function pagePreloads(): Plugin {
           const code = [...wanted.scripts].filter((file) => !shell.scripts.has(file));
           const styles = [...wanted.styles].filter((file) => !shell.styles.has(file));
           for (const [locale, parts] of words) {
-            const said = ['shell', name, `${name}-later`, 'later'].flatMap((part) => parts.get(part) ?? []);
+            const said = [SHELL_PART, ...pageParts(name)].flatMap((part) => parts.get(part) ?? []);
             const links = [
               ...[...said, ...code].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
               ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),

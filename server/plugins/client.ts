@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
-import { PAGE_PATHS, pageOf, type PageName } from '../../contract/index.js';
+import { PAGE_PATHS, acceptedLanguages, firstOffered, pageOf, type PageName } from '../../contract/index.js';
 import { Refusal } from '../errors.js';
 
 /** Vite names what it builds after its content (`index-BneJyTNs.js`): such a file never changes. */
@@ -17,23 +17,6 @@ function pageCopies(clientDir: string | null): Map<string, Set<PageName>> {
   if (dir === null || !existsSync(dir)) return new Map();
   const locales = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
   return new Map(locales.map((locale) => [locale.name, new Set((Object.keys(PAGE_PATHS) as PageName[]).filter((page) => existsSync(join(dir, locale.name, `${page}.html`))))]));
-}
-
-/**
- * The first language of an Accept-Language header (by weight, then order) among `offered`,
- * as the client picks its own from the browser's (`fr-CA` is `fr`); English when none is.
- */
-export function pickLanguage(header: string | undefined, offered: readonly string[]): string | undefined {
-  const asked = (header ?? '')
-    .split(',')
-    .map((item, order) => {
-      const [tag = '', ...params] = item.trim().split(';');
-      const weight = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((q) => q !== undefined);
-      return { base: tag.trim().toLowerCase().split('-')[0]!, weight: weight === undefined ? 1 : Number(weight), order };
-    })
-    .filter((tag) => tag.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.order - b.order);
-  return asked.find((tag) => offered.includes(tag.base))?.base ?? (offered.includes('en') ? 'en' : undefined);
 }
 
 /**
@@ -71,7 +54,8 @@ export default fp<{ clientDir: string | null }>(
       // A path that is no page gets the app all the same (its page says "Not found"), with a 404.
       if (hasClient && !api && (request.method === 'GET' || request.method === 'HEAD')) {
         const page = pageOf(path);
-        const locale = pickLanguage(request.headers['accept-language'], languages);
+        // English when none of the browser's languages has copies (the client picks the same way).
+        const locale = firstOffered(acceptedLanguages(request.headers['accept-language']), languages) ?? (copies.has('en') ? 'en' : undefined);
         // The copy depends on the language asked for: a cache must keep one per language.
         if (languages.length > 0) reply.header('vary', 'accept-language');
         return reply.code(page ? 200 : 404).sendFile(page && locale && copies.get(locale)!.has(page) ? `pages/${locale}/${page}.html` : 'index.html');

@@ -5,6 +5,7 @@ export * from '../../../contract/day.js';
 export * from '../../../contract/errors.js';
 export * from '../../../contract/routes.js';
 export * from '../../../contract/tag.js';
+export * from '../../../contract/languages.js';
 export type * from '../../../contract/views.js';
 export type * from '../../../contract/socket.js';
 export type * from '../../../contract/http.js';

@@ -13,6 +13,8 @@ import type race from '../messages/en/race.json';
 import type words from '../messages/en/words.json';
 import type rulesEn from '../messages/rules/en.json';
 import WORDS from 'virtual:messages/words';
+import { firstOffered, languageOf } from './contract.js';
+import { laterPart, pageParts, SHARED_LATER_PART, SHELL_PART } from './word-parts.js';
 
 export const LOCALES = ['en', 'es', 'fr', 'it'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -41,13 +43,7 @@ const RULES: { readonly [locale in AnyLocale]: Load } = {
 export const isLocale = (text: unknown): text is AnyLocale => text === PSEUDO_LOCALE || (LOCALES as readonly unknown[]).includes(text);
 
 /** The first of the browser's languages Lucie speaks (`fr-CA` → `fr`); English when none. */
-export function pickLocale(languages: readonly string[]): Locale {
-  for (const tag of languages) {
-    const base = tag.toLowerCase().split('-')[0];
-    if ((LOCALES as readonly string[]).includes(base!)) return base as Locale;
-  }
-  return 'en';
-}
+export const pickLocale = (languages: readonly string[]): Locale => firstOffered(languages, LOCALES) ?? 'en';
 
 /**
  * The locale dates and numbers are written in: the browser's own variant of the chosen language
@@ -55,12 +51,10 @@ export function pickLocale(languages: readonly string[]): Locale {
  */
 export function intlLocale(locale: AnyLocale, languages: readonly string[]): string {
   const language = locale === PSEUDO_LOCALE ? 'en' : locale;
-  return languages.find((tag) => tag.toLowerCase().split('-')[0] === language) ?? language;
+  return languages.find((tag) => languageOf(tag) === language) ?? language;
 }
 
 let active = $state.raw<{ locale: AnyLocale; intl: string; messages: Catalogue; rules: Catalogue | null }>({ locale: 'en', intl: 'en', messages: {}, rules: null });
-/** A page's words for what it draws after its first paint: the part `NAME-later`. */
-const LATER = '-later';
 /** The parts asked for (a change of language brings them all in the new one), those `active` holds, and those on their way. */
 const asked = new Set<string>();
 let held = new Set<string>();
@@ -100,10 +94,11 @@ async function mergePart(locale: AnyLocale, part: string): Promise<void> {
  */
 export async function loadPageWords(name: string): Promise<void> {
   // `later`: the words several pages draw after their first paint (vite-message-use.ts).
-  for (const part of [name, name + LATER, 'later']) asked.add(part);
+  const [first, ...later] = pageParts(name);
+  for (const part of [first!, ...later]) asked.add(part);
   const wanted = active.locale;
-  await mergePart(wanted, name);
-  inFlight = Promise.allSettled([inFlight, mergePart(wanted, name + LATER), mergePart(wanted, 'later')]);
+  await mergePart(wanted, first!);
+  inFlight = Promise.allSettled([inFlight, ...later.map((part) => mergePart(wanted, part))]);
 }
 
 /** Settles once the words asked for so far have come: what a page draws after its first paint waits for it (lib/lazy.ts). */
@@ -134,12 +129,12 @@ export const rule = (key: RulesKey, values?: Values): string => (active.rules ? 
  */
 export async function setLocale(next: AnyLocale, languages: readonly string[] = globalThis.navigator?.languages ?? [], pages: readonly string[] | 'every' = []): Promise<void> {
   // The tests want every word at once: each page's, and what each draws later.
-  const names = pages === 'every' ? Object.keys(WORDS[next] ?? {}).filter((part) => part !== 'shell') : pages;
+  const names = pages === 'every' ? Object.keys(WORDS[next] ?? {}).filter((part) => part !== SHELL_PART) : pages;
   for (const page of names) asked.add(page);
   // What those pages draw after their first paint is fetched now too, beside their first words (loadPageWords merges it).
-  if (pages !== 'every' && pages.length > 0) for (const part of [...pages.map((page) => page + LATER), 'later']) fetchModule(next, part).catch(() => undefined);
+  if (pages !== 'every' && pages.length > 0) for (const part of [...pages.map(laterPart), SHARED_LATER_PART]) fetchModule(next, part).catch(() => undefined);
   const first = [...asked];
-  let messages = await fetchParts(next, ['shell', ...first]);
+  let messages = await fetchParts(next, [SHELL_PART, ...first]);
   // A page asked for its words while these came: it gets them in the new language too.
   const since = [...asked].filter((page) => !first.includes(page));
   if (since.length > 0) messages = { ...messages, ...(await fetchParts(next, since)) };
