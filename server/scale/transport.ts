@@ -23,6 +23,9 @@ function topicOf(name: string): Topic | undefined {
   return undefined;
 }
 
+/** How a race's whole view starts, as `toRace` publishes it (JSON.stringify keeps `type` first). */
+const RACE_VIEW = '{"type":"race",';
+
 /**
  * Race and player messages between instances. Every message goes through the bus, including to
  * this instance's own listeners, so every watcher of a race, wherever they are connected, gets
@@ -41,6 +44,8 @@ export class RedisTransport implements Transport {
   private readonly following = new Set<string>();
   /** The last sequence number received per followed topic. */
   private readonly lastSeq = new Map<string, number>();
+  /** How many whole race views each followed race topic brought: a refetch that one overtook is stale. */
+  private readonly viewsHeard = new Map<string, number>();
   /** Topics whose publication failed: their listeners everywhere are told to refetch once Redis takes it. */
   private readonly unsent = new Set<string>();
   private retry: NodeJS.Timeout | undefined;
@@ -123,6 +128,7 @@ export class RedisTransport implements Transport {
     if (!listening) {
       this.following.delete(topic);
       this.lastSeq.delete(topic);
+      this.viewsHeard.delete(topic);
       this.bus.unsubscribe(topic).catch(failed);
       return;
     }
@@ -150,6 +156,7 @@ export class RedisTransport implements Transport {
       if (target?.kind === 'player') this.hub.closeDevice(target.playerId, Number(text));
       return;
     }
+    if (target?.kind === 'race' && text.startsWith(RACE_VIEW)) this.viewsHeard.set(topic, (this.viewsHeard.get(topic) ?? 0) + 1);
     if (target?.kind === 'race') this.hub.toRaceText(target.code, text);
     else if (target?.kind === 'player') this.hub.toPlayerText(target.playerId, text);
   }
@@ -158,8 +165,14 @@ export class RedisTransport implements Transport {
   private refetchHere(name: string): void {
     const topic = topicOf(name);
     if (!topic) return;
+    const heard = this.viewsHeard.get(name) ?? 0;
     void Promise.resolve()
-      .then(() => after(this.refetch(topic), (messages) => this.deliverHere(topic, messages)))
+      .then(() => after(this.refetch(topic), (messages) => {
+        // A view published after this read began reached the listeners first (a race started as a
+        // watcher's subscription took effect): the view read here may predate it, and it adds nothing.
+        const overtaken = (this.viewsHeard.get(name) ?? 0) > heard;
+        this.deliverHere(topic, overtaken ? messages.filter((message) => message.type !== 'race') : messages);
+      }))
       .catch((error: unknown) => this.log.error({ err: error, topic: name }, 'cannot refetch a topic after lost messages'));
   }
 
