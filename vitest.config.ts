@@ -26,13 +26,15 @@ export default defineConfig({
       {
         extends: true,
         // Browser tests drive Debian's Chromium through playwright-core against a real server.
-        // A folder per run for their screenshots, and the client built once for every file.
+        // A folder per run for their screenshots, and the client built once for every file. One
+        // worker imports playwright-core and the helpers once for every file (about 6 s a file before).
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          isolate: false,
           globalSetup: ['test/shots.ts', 'test/browser/client-build.ts'],
         },
       },

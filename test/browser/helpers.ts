@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser as ChromiumBrowser, type BrowserContext, type Page } from 'playwright-core';
 import { cardName, DECK, type Card } from '../../shared/index.js';
 import { DB_FILE } from '../../server/db/index.js';
 import { TEST_CLIENT_DIR } from './client-build.js';
@@ -115,22 +115,48 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+export interface BrowserOptions {
+  hasTouch?: boolean;
+  isMobile?: boolean;
+  /** The browser's language (`navigator.languages`). */
+  locale?: string;
+  serviceWorkers?: 'allow' | 'block';
+  /**
+   * A Chromium of its own on a profile on disk, for what an incognito context cannot do
+   * (Chromium installs no app from one); otherwise a context of this worker's shared Chromium.
+   */
+  ownProfile?: boolean;
+}
+
+// The flags Debian's build needs headless, and quiet: no first-run, sync or update traffic.
+const CHROMIUM = {
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
+let shared: Promise<ChromiumBrowser> | undefined;
+/** One Chromium for every file of this worker (launching one costs a second or more), launched again if it went away. */
+async function sharedChromium(): Promise<ChromiumBrowser> {
+  const running = await shared?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  shared = chromium.launch(CHROMIUM);
+  return shared;
+}
+
 /**
- * One Chromium profile (its own localStorage, so its own player), launched the way Debian's build
- * needs (flags below); `locale` sets the browser's language (`navigator.languages`).
+ * A visitor with a fresh profile (their own localStorage, so their own player) and one tab, in a
+ * window of `viewport`: a context of the shared Chromium unless `ownProfile` asks for a browser.
  */
-export async function openBrowser(
-  viewport: { width: number; height: number },
-  options: { hasTouch?: boolean; locale?: string; serviceWorkers?: 'allow' | 'block' } = {},
-): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), 'lucie-browser-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport,
-    ...options,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+export async function openBrowser(viewport: { width: number; height: number }, { ownProfile, ...options }: BrowserOptions = {}): Promise<Browser> {
+  let context: BrowserContext;
+  let profile: string | undefined;
+  if (ownProfile) {
+    profile = mkdtempSync(join(tmpdir(), 'lucie-browser-profile-'));
+    context = await chromium.launchPersistentContext(profile, { ...CHROMIUM, viewport, ...options });
+  } else {
+    context = await (await sharedChromium()).newContext({ viewport, ...options });
+  }
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
   return {
@@ -138,25 +164,8 @@ export async function openBrowser(
     page,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      if (profile) rmSync(profile, { recursive: true, force: true });
     },
-  };
-}
-
-/**
- * One Chromium for a whole test file, each `context` a fresh profile of its own (its own
- * localStorage, language and window size): cheaper than a browser for each.
- */
-export async function launchBrowser(): Promise<{ context(viewport: { width: number; height: number }, options?: { hasTouch?: boolean; locale?: string }): Promise<Browser>; close(): Promise<void> }> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  return {
-    async context(viewport, options = {}) {
-      const context = await browser.newContext({ viewport, ...options });
-      const page = await context.newPage();
-      page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-      return { context, page, close: () => context.close() };
-    },
-    close: () => browser.close(),
   };
 }
 

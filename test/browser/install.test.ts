@@ -10,7 +10,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await startServer();
-  browser = await openBrowser({ width: 390, height: 844 });
+  // A profile on disk: Chromium installs nothing from an incognito context.
+  browser = await openBrowser({ width: 390, height: 844 }, { ownProfile: true });
 });
 
 afterAll(async () => {

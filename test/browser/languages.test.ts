@@ -1,4 +1,4 @@
-// Lucie in four languages, with one Chromium and a context per visitor:
+// Lucie in four languages, with a context of the shared Chromium per visitor:
 // - the pseudo-locale en-XA (every catalogue message marked ⟦…⟧) walks every page of the route
 //   table with real content (a finished race and its replay, a series, a daily attempt on its
 //   board, practice, history, a game, a player, the rules, an opened record file, an ended ghost
@@ -19,7 +19,7 @@ import { WebSocket } from 'ws';
 import type { CreatePlayerAnswer, DailyStartAnswer, GameSummary, GhostStartAnswer, LinkAnswer, RaceAnswer, SeriesAnswer } from '../../contract/index.js';
 import { dealLayout, makeRecord, recordOf } from '../../shared/index.js';
 import { readCatalogue } from '../../vite-messages.js';
-import { launchBrowser, screenshot, shotsDir, startServer, type RunningServer } from './helpers.js';
+import { openBrowser, screenshot, shotsDir, startServer, type RunningServer } from './helpers.js';
 
 const catalogue = (locale: string): Record<string, string> => readCatalogue(locale);
 /** Short, so the abandonment comes within the test; long enough for a loaded machine to see the loss first. */
@@ -29,7 +29,6 @@ const ADMIN_TOKEN = 'languages-suite-operator-token';
 const SOON = { timeout: 20_000 };
 
 let server: RunningServer;
-let chromium: Awaited<ReturnType<typeof launchBrowser>>;
 let ana: CreatePlayerAnswer;
 let bo: CreatePlayerAnswer;
 let cy: CreatePlayerAnswer;
@@ -72,7 +71,6 @@ async function runningRace(racers: readonly CreatePlayerAnswer[]): Promise<{ cod
 
 beforeAll(async () => {
   server = await startServer({ GRACE_SECONDS: String(GRACE_SECONDS), COUNTDOWN_MS: '300', ADMIN_TOKEN });
-  chromium = await launchBrowser();
   ana = await server.post<CreatePlayerAnswer>('/api/players', { name: 'Ana' });
   bo = await server.post<CreatePlayerAnswer>('/api/players', { name: 'Bo' });
   cy = await server.post<CreatePlayerAnswer>('/api/players', { name: 'Cy' });
@@ -100,7 +98,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const socket of sockets) socket.close();
-  await chromium?.close();
   await server?.stop();
 });
 
@@ -184,7 +181,7 @@ function unmarked(text: string, allowed: ReadonlySet<string>): string[] {
 
 describe('the pseudo-locale', () => {
   it('finds no text or label outside the catalogue on any page, in the header or in the settings', async () => {
-    const { page, close } = await chromium.context({ width: 1280, height: 900 });
+    const { page, close } = await openBrowser({ width: 1280, height: 900 });
     try {
       await asAna(page, 'en-XA');
       await page.goto(`${server.base}/`);
@@ -241,7 +238,7 @@ describe.each(LANGUAGES)('a browser in $browser', ({ locale, browser: language }
   it('shows its language on every page with no English left, fits 1280 and 390 px, and keeps a change of language', async () => {
     const english = englishOnly(locale);
     for (const width of [1280, 390]) {
-      const { page, close } = await chromium.context({ width, height: 844 }, { locale: language, hasTouch: width === 390 });
+      const { page, close } = await openBrowser({ width, height: 844 }, { locale: language, hasTouch: width === 390 });
       try {
         await asAna(page);
         for (const name of SHOWN) {
@@ -276,7 +273,7 @@ describe.each(LANGUAGES)('a browser in $browser', ({ locale, browser: language }
 
 describe('a browser in another language', () => {
   it('gets English', async () => {
-    const { page, close } = await chromium.context({ width: 1280, height: 844 }, { locale: 'de-DE' });
+    const { page, close } = await openBrowser({ width: 1280, height: 844 }, { locale: 'de-DE' });
     try {
       await open(page, 'start');
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
@@ -292,7 +289,7 @@ describe('what a screen reader hears when opponents drop', () => {
     const race = await runningRace([ana, bo, cy]);
     const boSocket = await racerSocket(race.code, bo.token);
     const cySocket = await racerSocket(race.code, cy.token);
-    const { page, close } = await chromium.context({ width: 1280, height: 844 }, { locale: 'en-GB' });
+    const { page, close } = await openBrowser({ width: 1280, height: 844 }, { locale: 'en-GB' });
     try {
       await asAna(page);
       await page.goto(`${server.base}/race/${race.code}`);

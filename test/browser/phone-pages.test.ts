@@ -4,20 +4,19 @@
 // scroll sideways (the document wider than the window); no table breaks a word across lines or
 // cuts a cell; every header link shows whole, inside the window, a target of 24 px or more; a
 // board's status bar keeps its counts and its Redeal button on the lines it was sized for; the
-// practice board (strict, and the merci's with its two-line bar) fits the screen. One browser; one
-// context per language, its single tab walking every page. Screenshots: phone-LOCALE-ROUTE.png in
+// practice board (strict, and the merci's with its two-line bar) fits the screen. One context per
+// language, its single tab walking every page. Screenshots: phone-LOCALE-ROUTE.png in
 // this run's folder.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatePlayerAnswer, DailyStartAnswer, GhostStartAnswer, RaceAnswer } from '../../contract/index.js';
 import type { RouteName } from '../../client/src/lib/routes.js';
 import { Client } from '../support/socket-client.js';
 import { BAR_LINE, BAR_MORE } from '../../client/src/lib/board/layout.js';
-import { screenshot, startServer, type RunningServer } from './helpers.js';
+import { openBrowser, screenshot, startServer, type RunningServer } from './helpers.js';
 import { MIN_TARGET, textProblems } from './layout-checks.js';
 
 let server: RunningServer;
-let browser: Browser;
 let ana: CreatePlayerAnswer;
 let raceCode = '';
 let seriesCode = '';
@@ -27,7 +26,6 @@ let ghostId = 0;
 
 beforeAll(async () => {
   server = await startServer({ COUNTDOWN_MS: '0' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
 
   // A race of two, finished: both resign at once (the standings, their replay links, the rematch).
   ana = await server.post<CreatePlayerAnswer>('/api/players', { name: 'Anastasia Bartholomew' });
@@ -56,7 +54,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
 });
 
@@ -90,10 +87,8 @@ describe.each([
   { locale: 'it', browserLocale: 'it-IT' },
 ])('a 390 px phone in $browserLocale', ({ locale, browserLocale }) => {
   it('scrolls no page of the route table sideways, and cuts no word, header link or status bar', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: browserLocale, serviceWorkers: 'block' });
+    const { context, page, close } = await openBrowser({ width: 390, height: 844 }, { hasTouch: true, isMobile: true, locale: browserLocale, serviceWorkers: 'block' });
     await context.addInitScript((identity) => localStorage.setItem('lucie.identity', identity), JSON.stringify({ player: ana.player, token: ana.token }));
-    const page: Page = await context.newPage();
-    page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
     const wide: string[] = [];
     const problems: string[] = [];
     try {
@@ -117,7 +112,7 @@ describe.each([
         }
       }
     } finally {
-      await context.close();
+      await close();
     }
     expect(wide).toEqual([]);
     expect(problems).toEqual([]);
