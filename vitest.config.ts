@@ -1,6 +1,36 @@
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { messages } from './vite-messages.js';
+
+// The unit files that take most of a minute each (servers started, killed and restarted), longest
+// first: begun first, they leave the short files to fill in, and the two workers end together
+// instead of one running the last long file alone (a fresh clone has no timings to sort by).
+const LONGEST = [
+  'test/repo/npm-start.test.ts',
+  'test/server/rolling-restart.test.ts',
+  'test/server/chaos.test.ts',
+  'test/server/instances.test.ts',
+  'test/server/timer-owner.test.ts',
+  'test/server/wal-bound.test.ts',
+  'test/repo/backup-drill.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const projects = [...new Set(sorted.map((spec) => spec.project.name))];
+    const rank = (spec: TestSpecification) => {
+      const index = LONGEST.findIndex((path) => spec.moduleId.endsWith(path));
+      return index < 0 ? LONGEST.length : index;
+    };
+    const key = (spec: TestSpecification) => [projects.indexOf(spec.project.name), rank(spec), sorted.indexOf(spec)];
+    return sorted.toSorted((a, b) => {
+      const [ka, kb] = [key(a), key(b)];
+      return ka[0]! - kb[0]! || ka[1]! - kb[1]! || ka[2]! - kb[2]!;
+    });
+  }
+}
 
 export default defineConfig({
   plugins: [svelte(), messages()],
@@ -8,6 +38,7 @@ export default defineConfig({
     // Two files at a time even on two cores (vitest would take one): most tests wait on sockets,
     // timers, databases and Chromium rather than compute. Browser files still go one at a time.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
