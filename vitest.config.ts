@@ -66,6 +66,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: false,
           isolate: false,
+          // After the unit files (a group of its own: its one worker differs from their two).
+          sequence: { groupOrder: 1 },
           globalSetup: ['test/shots.ts', 'test/browser/client-build.ts'],
         },
       },
