@@ -86,7 +86,13 @@ afterEach(() => {
 
 describe('npm start', () => {
   it('builds, runs the compiled server as npm’s own child, serves precompressed immutable assets, and dies with npm on kill -9', async () => {
+    // Built afresh here, under the test runner's NODE_ENV=test: what ships is the production build
+    // all the same (a development build registers no service worker).
+    rmSync(join(ROOT, 'dist', 'client.sources-digest'), { force: true });
     const { npm, server, base, port, log } = await npmStart();
+    const assets = join(ROOT, 'dist', 'app', 'dist', 'client', 'assets');
+    const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
+    expect(scripts.filter((name) => /register\(.\/sw\.js.\)/.test(readFileSync(join(assets, name), 'utf8'))), 'the script that registers the worker').toHaveLength(1);
     const page = await fetch(`${base}/`);
     expect(page.headers.get('cache-control')).toBe('no-cache');
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
