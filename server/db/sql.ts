@@ -3,9 +3,9 @@
  * drizzle, on `sql.db` and the tables in `sql.t`, and runs them through `one`/`all`/`run`: on
  * SQLite they answer in the same turn (better-sqlite3 is synchronous), on PostgreSQL later.
  *
- * The queries are typed against the SQLite schema: the PostgreSQL tables have the same names,
- * columns and row types (pg/index.ts checks that at compile time), and the query builders of both
- * dialects take the same calls. A store never calls a builder's own `.get()`/`.all()`/`.run()`
+ * The queries are typed by the SQLite tables: the PostgreSQL tables are the same description
+ * (tables.ts) built with PostgreSQL's columns, which read the same rows, and the query builders
+ * of both dialects take the same calls. A store never calls a builder's own `.get()`/`.all()`/`.run()`
  * (SQLite's) or awaits it (PostgreSQL's): the adapter does.
  */
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';

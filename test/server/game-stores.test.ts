@@ -15,7 +15,7 @@ import { closeDatabase, openDatabase } from '../../server/db/index.js';
 import * as sqlite from '../../server/db/schema.js';
 import { pgStorage as pgStores } from '../../server/db/pg/storage.js';
 import { sqliteStorage as sqliteStores } from '../../server/db/storage.js';
-import { openPgDatabase, type PgDb } from '../../server/db/pg/index.js';
+import { openPgDatabase, pgSql, type PgDb } from '../../server/db/pg/index.js';
 import * as pgSchema from '../../server/db/pg/schema.js';
 import { DomainEvents } from '../../server/events.js';
 import type { GameStore, Scheduler, Transport } from '../../server/ports.js';
@@ -54,15 +54,15 @@ async function sqliteStorage(): Promise<Storage> {
 async function pgStorage(): Promise<Storage & { dbs: [PgDb, PgDb] }> {
   const database: TestDatabase = await createTestDatabase();
   const dbs: [PgDb, PgDb] = [await openPgDatabase(database.url, { poolSize: 4 }), await openPgDatabase(database.url, { poolSize: 4 })];
-  const db = dbs[0];
+  const { db, one } = pgSql(dbs[0]);
   return {
     dbs,
     stores: [pgStores(dbs[0]).games, pgStores(dbs[1]).games],
     addPlayer: async (name) =>
-      (await db.insert(pgSchema.players).values({ name, createdAt: 0 }).returning({ id: pgSchema.players.id, name: pgSchema.players.name }))[0]!,
+      (await one(db.insert(pgSchema.players).values({ name, createdAt: 0 }).returning({ id: pgSchema.players.id, name: pgSchema.players.name })))!,
     addRace: async (creatorId) =>
-      (await db.insert(pgSchema.races).values({ code: `R${creatorId}`, variant: 'strict', seats: 2, seed: 'race-seed', state: 'countdown', creatorId, createdAt: 0 }).returning({ id: pgSchema.races.id }))[0]!.id,
-    raceState: async (id) => (await db.select({ state: pgSchema.races.state, capAt: pgSchema.races.capAt }).from(pgSchema.races).where(eq(pgSchema.races.id, id)))[0]!,
+      (await one(db.insert(pgSchema.races).values({ code: `R${creatorId}`, variant: 'strict', seats: 2, seed: 'race-seed', state: 'countdown', creatorId, createdAt: 0 }).returning({ id: pgSchema.races.id })))!.id,
+    raceState: async (id) => (await one(db.select({ state: pgSchema.races.state, capAt: pgSchema.races.capAt }).from(pgSchema.races).where(eq(pgSchema.races.id, id))))!,
     async close() {
       await Promise.all(dbs.map((each) => each.$client.end().catch(() => {})));
       await database.drop();

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPgDatabase, type PgDb } from '../../server/db/pg/index.js';
+import { openPgDatabase, pgSql, type PgDb } from '../../server/db/pg/index.js';
 import { appendMove } from '../../server/db/pg/moves.js';
 import type { MoveWrite } from '../../server/ports.js';
 import { currentGameRow, games, players } from '../../server/db/pg/schema.js';
@@ -21,15 +21,14 @@ afterAll(async () => {
 });
 
 async function newGame(): Promise<number> {
-  const db = instances[0];
-  const [player] = await db
-    .insert(players)
-    .values({ name: 'ada', createdAt: 1 })
-    .returning({ id: players.id });
-  const [game] = await db
-    .insert(games)
-    .values({ kind: 'daily', day: '2026-12-01', playerId: player!.id, variant: 'strict', seed: 's', status: 'playing', foundations: 0, startedAt: 1 })
-    .returning({ id: games.id });
+  const { db, one } = pgSql(instances[0]);
+  const player = await one(db.insert(players).values({ name: 'ada', createdAt: 1 }).returning({ id: players.id }));
+  const game = await one(
+    db
+      .insert(games)
+      .values({ kind: 'daily', day: '2026-12-01', playerId: player!.id, variant: 'strict', seed: 's', status: 'playing', foundations: 0, startedAt: 1 })
+      .returning({ id: games.id }),
+  );
   return game!.id;
 }
 
@@ -81,7 +80,8 @@ describe('appending a move on PostgreSQL', () => {
     for (let index = 0; index < 3; index++) expect(await appendMove(instances[index % 2]!, move(gameId, index, `m${index}`))).toEqual({ stored: true });
     const [game] = await rows('select status, foundations, moves from games where id = $1', [gameId]);
     expect(game).toEqual({ status: 'playing', foundations: 0, moves: 0 });
-    const [counted] = await instances[0].select(currentGameRow).from(games).where(eq(games.id, gameId));
+    const { db, one } = pgSql(instances[0]);
+    const counted = await one(db.select(currentGameRow).from(games).where(eq(games.id, gameId)));
     expect(counted).toMatchObject({ status: 'playing', foundations: 2, moves: 3, redealsUsed: 0 });
   });
 

@@ -1,29 +1,8 @@
-import { getTableConfig as getPgTableConfig, PgTable } from 'drizzle-orm/pg-core';
-import { getTableConfig as getSqliteTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateUnderLock, openPgDatabase } from '../../server/db/pg/index.js';
-import * as pgSchema from '../../server/db/pg/schema.js';
-import * as sqliteSchema from '../../server/db/schema.js';
 import journal from '../../migrations/pg/meta/_journal.json' with { type: 'json' };
 import { createTestDatabase, type TestDatabase } from './pg.js';
-
-function shape(tables: Record<string, unknown>, isTable: (value: unknown) => boolean, config: (table: never) => { name: string; columns: { name: string; notNull: boolean }[]; indexes: unknown[] }) {
-  return Object.values(tables)
-    .filter(isTable)
-    .map((table) => config(table as never))
-    .map(({ name, columns, indexes }) => ({ name, columns: columns.map((column) => `${column.name}${column.notNull ? '!' : ''}`).sort(), indexes: indexes.length }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-describe('PostgreSQL schema', () => {
-  it('has the same tables, columns, nullability and index count as the SQLite schema', () => {
-    const sqlite = shape(sqliteSchema, (value) => value instanceof SQLiteTable, getSqliteTableConfig as never);
-    const postgres = shape(pgSchema, (value) => value instanceof PgTable, getPgTableConfig as never);
-    expect(postgres).toEqual(sqlite);
-    expect(postgres.length).toBeGreaterThan(5);
-  });
-});
 
 describe('PostgreSQL migrations', () => {
   let database: TestDatabase;

@@ -96,10 +96,11 @@ describe('query plans on PostgreSQL', () => {
     const pool = pgDb.$client;
     try {
       const day = '2026-11-29';
-      const [player] = await pgDb.insert(pgSchema.players).values({ name: 'Ana', createdAt: 1 }).returning();
-      await pgDb.insert(pgSchema.games).values({
+      const { db, one, run } = pgSql(pgDb);
+      const player = await one(db.insert(pgSchema.players).values({ name: 'Ana', createdAt: 1 }).returning());
+      await run(db.insert(pgSchema.games).values({
         kind: 'daily', playerId: player!.id, day, variant: 'strict', seed: 's', status: 'out-of-moves', foundations: 20, startedAt: 0, finishedAt: 60_000, rankKey: rankKey(20, 60_000),
-      });
+      }));
       const board = new Leaderboard(dailyStore(pgSql(pgDb)));
       // Scans and sorts priced out: a plan that still has one had no index to use instead.
       const plans = await pgPlansOf(

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { MoveWrite } from '../../ports.js';
-import { causes, UNIQUE_VIOLATION, type PgDb } from './index.js';
+import { causes, pgSql, UNIQUE_VIOLATION, type PgDb } from './index.js';
 import { gameActions } from './schema.js';
 
 /** Stored, or refused because another instance stored `stored` at that index first. */
@@ -36,10 +36,8 @@ export async function appendMove(db: PgDb, move: MoveWrite): Promise<MoveOutcome
     return { stored: true };
   } catch (error) {
     if (!isIndexTaken(error)) throw error;
-    const [row] = await db
-      .select({ action: gameActions.action })
-      .from(gameActions)
-      .where(and(eq(gameActions.gameId, gameId), eq(gameActions.index, index)));
+    const sql = pgSql(db);
+    const row = await sql.one(sql.db.select({ action: gameActions.action }).from(gameActions).where(and(eq(gameActions.gameId, gameId), eq(gameActions.index, index))));
     if (!row) throw error;
     return { stored: false, conflict: row.action };
   }
