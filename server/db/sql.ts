@@ -10,9 +10,10 @@
  */
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { after, type Pending } from '../ports.js';
-import type * as schema from './schema.js';
+import type { defineTables } from './tables.js';
 
-export type Tables = typeof schema;
+/** Every table: each dialect's schema module must export them all, or its adapter does not compile. */
+export type Tables = ReturnType<typeof defineTables>;
 
 /** A query that reads rows (a select, or a write with `returning`), and a write without `returning`. */
 export type Rows<T> = { all(): T[] };
