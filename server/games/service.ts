@@ -12,7 +12,7 @@ import type { AckBody, EndState, GameSnapshot, PlayerView, ServerMessageOf } fro
 import type { Clock } from '../clock.js';
 import { Refusal } from '../errors.js';
 import type { DomainEvents } from '../events.js';
-import { after, IndexTaken, type DeadlineHandler, type GameStore, type Pending, type RaceStart, type Scheduler, type Transport } from '../ports.js';
+import { after, IndexTaken, type DeadlineHandler, type GameStore, type NewGameRow, type Pending, type RaceStart, type Scheduler, type Transport } from '../ports.js';
 import { rankKey } from '../standings.js';
 import { decideMove, seededDealer, type Dealer } from './authority.js';
 import { GAME_DEADLINE, gameDeadlines } from './deadlines.js';
@@ -94,10 +94,8 @@ export class GameService {
   create(specs: readonly NewGame[], starts?: RaceStart): Pending<LiveGame[]> {
     const dealt = specs.map((spec) => {
       const layout = makeLayout(dealLayout(spec.seed, spec.variant));
-      return { spec, layout, position: replayed(spec.variant, [layout], []) };
-    });
-    const ids = this.store.createGames(
-      dealt.map(({ spec, layout, position }) => ({
+      const position = replayed(spec.variant, [layout], []);
+      const row: NewGameRow = {
         kind: spec.kind,
         playerId: spec.playerId,
         raceId: spec.raceId ?? null,
@@ -112,32 +110,21 @@ export class GameService {
         redealFrom: spec.ghost?.redealFrom ?? null,
         foundations: position.foundationCount(),
         layout,
-      })),
+      };
+      return { row, position };
+    });
+    const ids = this.store.createGames(
+      dealt.map(({ row }) => row),
       starts,
     );
     return after(ids, (ids) => {
       // A deadline stored here is the owner's to act on.
-      dealt.forEach(({ spec }, i) => {
-        if (spec.deadline != null) this.scheduler.stored(GAME_DEADLINE, String(ids[i]!), spec.deadline);
+      dealt.forEach(({ row }, i) => {
+        if (row.deadline !== null) this.scheduler.stored(GAME_DEADLINE, String(ids[i]!), row.deadline);
       });
-      return dealt.map(({ spec, layout, position }, i) =>
-        this.memory.track({
-          id: ids[i]!,
-          kind: spec.kind,
-          playerId: spec.playerId,
-          raceId: spec.raceId ?? null,
-          variant: spec.variant,
-          seed: spec.seed,
-          startedAt: spec.startedAt,
-          deadline: spec.deadline ?? null,
-          ghostOf: spec.ghost?.of ?? null,
-          redealFrom: spec.ghost?.redealFrom ?? null,
-          deals: [layout],
-          actions: [],
-          position,
-          state: 'playing',
-          finishedAt: null,
-        }),
+      // What only the store keeps (the day, the series deal, the counts) stays out of memory.
+      return dealt.map(({ row: { day: _day, seriesId: _seriesId, seriesDeal: _seriesDeal, foundations: _foundations, layout, ...game }, position }, i) =>
+        this.memory.track({ ...game, id: ids[i]!, deals: [layout], actions: [], position, state: 'playing', finishedAt: null }),
       );
     });
   }
