@@ -32,9 +32,10 @@ export const sqliteKit = {
 };
 export type Kit = typeof sqliteKit;
 
+/** Every table, index and key, built with `kit`'s builders. */
 export function defineTables(kit: Kit) {
+  // These shadow SQLite's imports above on purpose: a table is built with its dialect's builders only.
   const { table, index, uniqueIndex, primaryKey, text, int, long, id, flag, float, json } = kit;
-
 
   const players = table('players', {
     id: id('id'),
