@@ -47,23 +47,30 @@ beforeAll(async () => {
   raceCode = race.code;
   // A ghost race against Bob's seat of it, begun.
   ghostId = (await server.post<GhostStartAnswer>(`/api/games/${bobGameId}/ghost`, {}, ana.token)).game.gameId;
-  // A series with its first deal dealt, and today's daily begun: both show a board in play.
+  // A series with its first deal dealt: a board in play (today's daily is begun as the walk reaches it).
   seriesCode = (await server.post<{ series: { code: string } }>('/api/series', { variant: 'strict' }, ana.token)).series.code;
   await server.post(`/api/series/${seriesCode}/deals/1`, {}, ana.token);
-  await server.post<DailyStartAnswer>('/api/daily/start', {}, ana.token);
 });
 
 afterAll(async () => {
   await server?.stop();
 });
 
-/** Each route's path with real content, and what shows once its page has drawn it (a Record: a new route that is not walked does not compile). */
-const PAGES: Record<RouteName, { path: () => string; ready: string }> = {
+/** A page's path with real content, what the server must hold before it opens, and what shows once the page has drawn it. */
+interface Walked {
+  path(): string;
+  before?(): Promise<unknown>;
+  ready: string;
+}
+
+/** Every route's page (a Record: a new route that is not walked does not compile). */
+const PAGES: Record<RouteName, Walked> = {
   start: { path: () => '/', ready: 'main form' },
   race: { path: () => `/race/${raceCode}`, ready: '#results table' },
   raceReplay: { path: () => `/race/${raceCode}/replay`, ready: '.boards .seat .card' },
   series: { path: () => `/series/${seriesCode}`, ready: '.board ol.fans .card' },
-  daily: { path: () => '/daily', ready: '.board ol.fans .card' },
+  // Today's attempt begun just before: a walk that crosses midnight UTC meets a new day.
+  daily: { path: () => '/daily', before: () => server.post<DailyStartAnswer>('/api/daily/start', {}, ana.token), ready: '.board ol.fans .card' },
   practice: { path: () => '/practice?seed=phone&variant=strict', ready: '.board ol.fans .card' },
   history: { path: () => '/history', ready: 'ul.games' },
   ghost: { path: () => `/ghost/${ghostId}`, ready: '.ghost-page .board ol.fans .card' },
@@ -76,7 +83,7 @@ const PAGES: Record<RouteName, { path: () => string; ready: string }> = {
   openRecord: { path: () => '/replay', ready: '[data-testid="drop-zone"]' },
 };
 /** Pages walked besides the route table's: the merci's practice board, whose status bar has a second line for the merci's state. */
-const MORE: Record<string, { path: () => string; ready: string }> = {
+const MORE: Record<string, Walked> = {
   practiceMerci: { path: () => '/practice?seed=phone&variant=merci', ready: '.board ol.fans .card' },
 };
 
@@ -92,7 +99,8 @@ describe.each([
     const wide: string[] = [];
     const problems: string[] = [];
     try {
-      for (const [name, { path, ready }] of Object.entries({ ...PAGES, ...MORE })) {
+      for (const [name, { path, before, ready }] of Object.entries({ ...PAGES, ...MORE })) {
+        await before?.();
         await page.goto(`${server.base}${path()}`);
         await page.locator(ready).first().waitFor();
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale);

@@ -460,7 +460,6 @@ describe('timers on two instances', () => {
     await owner(a.app);
     const b = await start();
     const [ana, bob] = [await createPlayer(b.app, 'Ana'), await createPlayer(b.app, 'Bob')];
-    const tabs = await Promise.all([ana, bob].map((player) => Client.connect(b.wsBase, player)));
     const { code } = await createRace(b.app, ana, { seats: 2 });
     await api(b.app, 'POST', `/api/races/${code}/join`, bob);
     const watchers = await Promise.all([a, b].map((server) => Client.connect(server.wsBase)));
@@ -468,13 +467,20 @@ describe('timers on two instances', () => {
       watcher.send({ type: 'watch', code });
       await watcher.next('race', ({ race }) => race.racers.length === 2);
     }
+    const seatIs = (seat: number, state: string) => ({ race }: { race: RaceView }) => race.racers[seat]!.presence.state === state;
+    // The racers come online one at a time, each told by the owner, so that no view of a
+    // connection is still on its way when the counting starts.
+    const tabs: Client[] = [];
+    for (const [seat, player] of [ana, bob].entries()) {
+      tabs.push(await Client.connect(b.wsBase, player));
+      for (const watcher of watchers) await watcher.next('race', seatIs(seat, 'online'));
+    }
     const views = [a, b].map((server) => vi.spyOn(server.app.transport, 'toRace'));
-    const bobIs = (state: string) => ({ race }: { race: RaceView }) => race.racers[1]!.presence.state === state;
 
     tabs[1]!.close();
-    for (const watcher of watchers) await watcher.next('race', bobIs('reconnecting'));
+    for (const watcher of watchers) await watcher.next('race', seatIs(1, 'reconnecting'));
     tabs[1] = await Client.connect(b.wsBase, bob);
-    for (const watcher of watchers) await watcher.next('race', bobIs('online'));
+    for (const watcher of watchers) await watcher.next('race', seatIs(1, 'online'));
     expect(views.map((spy) => spy.mock.calls.filter(([, message]) => message.type === 'race').length)).toEqual([2, 0]);
     for (const socket of [...tabs, ...watchers]) socket.close();
   });
