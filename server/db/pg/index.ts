@@ -6,8 +6,9 @@ import type { SynchronousMode } from '../index.js';
 import { flow, type Preparable, type Prepared, type Sql } from '../sql.js';
 import * as schema from './schema.js';
 
-export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
-type PgQueries = Pick<NodePgDatabase<typeof schema>, 'select' | 'insert' | 'update' | 'delete' | 'transaction'>;
+// No relational schema given to drizzle: the stores build their queries on the tables in `t` (pgSql).
+export type PgDb = NodePgDatabase & { $client: pg.Pool };
+type PgQueries = Pick<NodePgDatabase, 'select' | 'insert' | 'update' | 'delete' | 'transaction'>;
 
 const MIGRATIONS = fileURLToPath(new URL('../../../migrations/pg', import.meta.url));
 /** The advisory lock key the migrations run under ("lucie" in ASCII): instances starting together migrate one at a time. */
@@ -46,7 +47,7 @@ export async function openPgDatabase(url: string, options: PgOptions = {}): Prom
     await pool.end();
     throw error;
   }
-  return drizzle(pool, { schema });
+  return drizzle(pool);
 }
 
 export async function migrateUnderLock(pool: pg.Pool): Promise<void> {

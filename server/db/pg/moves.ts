@@ -1,7 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import type { MoveWrite } from '../../ports.js';
-import { causes, pgSql, UNIQUE_VIOLATION, type PgDb } from './index.js';
-import { gameActions } from './schema.js';
+import { causes, UNIQUE_VIOLATION, type PgDb } from './index.js';
 
 /** Stored, or refused because another instance stored `stored` at that index first. */
 export type MoveOutcome = { stored: true } | { stored: false; conflict: string };
@@ -36,8 +34,7 @@ export async function appendMove(db: PgDb, move: MoveWrite): Promise<MoveOutcome
     return { stored: true };
   } catch (error) {
     if (!isIndexTaken(error)) throw error;
-    const sql = pgSql(db);
-    const row = await sql.one(sql.db.select({ action: gameActions.action }).from(gameActions).where(and(eq(gameActions.gameId, gameId), eq(gameActions.index, index))));
+    const { rows: [row] } = await db.$client.query<{ action: string }>('select action from game_actions where game_id = $1 and action_index = $2', [gameId, index]);
     if (!row) throw error;
     return { stored: false, conflict: row.action };
   }
